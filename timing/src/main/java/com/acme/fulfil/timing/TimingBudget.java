@@ -1,0 +1,262 @@
+package com.acme.fulfil.timing;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The numbers of the orders-to-fulfil design that only work together, in one value.
+ *
+ * <p>The incident came from three numbers chosen one at a time: a 30 s visibility timeout, a 300 s
+ * function and a partner that takes up to 280 s. Every number here is either derived from the others
+ * or checked against them when the value is built, so an inconsistent set fails {@code cdk synth}
+ * (and the local run) with a sentence that names the number, the reason and a valid value.
+ *
+ * <p>Setting names are the CDK context keys ({@code cdk deploy -c functionTimeoutSeconds=600}).
+ */
+public record TimingBudget(
+    Duration partnerWorstCase,
+    Duration partnerDeadlineMargin,
+    Duration functionTimeout,
+    Duration batchingWindow,
+    int batchSize,
+    int recordConcurrency,
+    Duration visibilityTimeout,
+    int maxReceiveCount,
+    Duration sourceRetention,
+    Duration dlqRetention,
+    Duration idempotencyTtl) {
+
+  /** AWS: "set the source queue's visibility timeout to at least six times the function timeout". */
+  public static final int VISIBILITY_FACTOR = 6;
+  /** Time left, after both retentions, for a person to decide on a redrive. */
+  public static final Duration TTL_BUFFER = Duration.ofDays(3);
+
+  static final Duration LAMBDA_MAX_TIMEOUT = Duration.ofSeconds(900);
+  static final Duration SQS_MAX_VISIBILITY = Duration.ofHours(12);
+  static final Duration SQS_MAX_RETENTION = Duration.ofDays(14);
+  static final Duration ESM_MAX_BATCHING_WINDOW = Duration.ofSeconds(300);
+  static final int ESM_MAX_BATCH_SIZE = 10;
+
+  public TimingBudget {
+    Objects.requireNonNull(partnerWorstCase, "partnerWorstCase");
+    Objects.requireNonNull(partnerDeadlineMargin, "partnerDeadlineMargin");
+    Objects.requireNonNull(functionTimeout, "functionTimeout");
+    Objects.requireNonNull(batchingWindow, "batchingWindow");
+    Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
+    Objects.requireNonNull(sourceRetention, "sourceRetention");
+    Objects.requireNonNull(dlqRetention, "dlqRetention");
+    Objects.requireNonNull(idempotencyTtl, "idempotencyTtl");
+
+    List<String> problems = new ArrayList<>();
+    if (!partnerWorstCase.isPositive() || !partnerDeadlineMargin.isPositive()) {
+      problems.add("partnerWorstCaseSeconds and partnerDeadlineMarginSeconds must be positive (got "
+          + show(partnerWorstCase) + " and " + show(partnerDeadlineMargin) + ").");
+    }
+    if (batchSize < 1 || batchSize > ESM_MAX_BATCH_SIZE) {
+      problems.add("batchSize is " + batchSize + " but must be from 1 to " + ESM_MAX_BATCH_SIZE
+          + ": the function processes a batch inside one invocation and its timing rules assume at most ten records.");
+    }
+    if (recordConcurrency < 1) {
+      problems.add("recordConcurrency is " + recordConcurrency + " but must be at least 1.");
+    }
+    if (!isWholeSeconds(functionTimeout) || functionTimeout.compareTo(LAMBDA_MAX_TIMEOUT) > 0 || !functionTimeout.isPositive()) {
+      problems.add("functionTimeoutSeconds is " + show(functionTimeout)
+          + " but Lambda only accepts a whole number of seconds from 1 to 900.");
+    }
+    int rounds = batchSize < 1 || recordConcurrency < 1 ? 1 : ceilDiv(batchSize, recordConcurrency);
+    Duration busiestInvocation = partnerWorstCase.multipliedBy(rounds).plus(partnerDeadlineMargin);
+    if (functionTimeout.compareTo(busiestInvocation) <= 0) {
+      String why = rounds == 1
+          ? "a partner call may take " + show(partnerWorstCase) + " and the handler needs "
+              + show(partnerDeadlineMargin) + " after it to record the outcome"
+          : "a batch of " + batchSize + " at recordConcurrency " + recordConcurrency + " runs " + rounds
+              + " partner calls of up to " + show(partnerWorstCase) + " one after another, plus "
+              + show(partnerDeadlineMargin) + " to record the outcome";
+      problems.add("functionTimeoutSeconds is " + show(functionTimeout) + " but must be longer than "
+          + show(busiestInvocation) + ": " + why + ". Raise functionTimeoutSeconds (at most 900)"
+          + (rounds == 1 ? "" : ", raise recordConcurrency to " + batchSize + ", or lower batchSize")
+          + ", or lower partnerWorstCaseSeconds if the partner really got faster.");
+    }
+    if (!isWholeSeconds(batchingWindow) || batchingWindow.isNegative()
+        || batchingWindow.compareTo(ESM_MAX_BATCHING_WINDOW) > 0) {
+      problems.add("batchingWindowSeconds is " + show(batchingWindow)
+          + " but the event source mapping only accepts a whole number of seconds from 0 to 300.");
+    }
+    Duration minimumVisibility = functionTimeout.multipliedBy(VISIBILITY_FACTOR).plus(batchingWindow);
+    if (visibilityTimeout.compareTo(minimumVisibility) < 0) {
+      problems.add("visibilityTimeoutSeconds is " + show(visibilityTimeout) + " but must be at least "
+          + VISIBILITY_FACTOR + " x functionTimeoutSeconds (" + show(functionTimeout)
+          + ") + batchingWindowSeconds (" + show(batchingWindow) + ") = " + show(minimumVisibility)
+          + ": with less, SQS hands a message that is still being processed to a second invocation"
+          + " and the partner books a second courier (the orders-to-fulfil incident).");
+    }
+    if (!isWholeSeconds(visibilityTimeout) || visibilityTimeout.compareTo(SQS_MAX_VISIBILITY) > 0) {
+      problems.add("visibilityTimeoutSeconds is " + show(visibilityTimeout)
+          + " but SQS only accepts whole seconds up to 43200 (12 h); lower functionTimeoutSeconds instead.");
+    }
+    if (maxReceiveCount < 2 || maxReceiveCount > 1000) {
+      problems.add("maxReceiveCount is " + maxReceiveCount + " but must be from 2 to 1000: at 1 a single"
+          + " transient failure (a partner 503, a throttled invocation) sends a good order to the DLQ. 5 is the usual choice.");
+    }
+    if (!isWholeSeconds(sourceRetention) || sourceRetention.compareTo(Duration.ofMinutes(1)) < 0
+        || sourceRetention.compareTo(SQS_MAX_RETENTION) > 0
+        || !isWholeSeconds(dlqRetention) || dlqRetention.compareTo(SQS_MAX_RETENTION) > 0) {
+      problems.add("sourceRetentionDays and dlqRetentionDays must be whole seconds from 1 minute to 14 days (got "
+          + show(sourceRetention) + " and " + show(dlqRetention) + ").");
+    }
+    if (dlqRetention.compareTo(sourceRetention) <= 0) {
+      problems.add("dlqRetentionDays is " + show(dlqRetention) + " but must be longer than sourceRetentionDays ("
+          + show(sourceRetention) + "): a message keeps its original enqueue time when it moves to the DLQ,"
+          + " so a DLQ that keeps messages no longer than the source deletes them before anyone can look.");
+    }
+    Duration lifetime = sourceRetention.plus(dlqRetention);
+    if (idempotencyTtl.compareTo(lifetime) < 0) {
+      problems.add("idempotencyTtlDays is " + show(idempotencyTtl) + " but must be at least sourceRetentionDays + dlqRetentionDays = "
+          + show(lifetime) + ": a message redriven from the DLQ late in its life must still find its order's"
+          + " booking record, or the partner books it again. The default adds " + show(TTL_BUFFER) + ".");
+    }
+    if (!problems.isEmpty()) {
+      throw new InconsistentTimingException(problems);
+    }
+  }
+
+  /** The seeds' fix: 280 s partner tail, 300 s function, 1,800 s visibility, 5 receives, 4 and 14 days. */
+  public static TimingBudget defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Reads every setting that {@code lookup} knows (CDK context, system properties) on top of the
+   * defaults; a setting it does not know keeps its default or is derived.
+   */
+  public static TimingBudget fromSettings(Function<String, String> lookup) {
+    return new Builder().apply(lookup).build();
+  }
+
+  /** Partner calls one record may run in sequence: the records of a batch beyond the concurrency wait. */
+  public int sequentialRounds() {
+    return ceilDiv(batchSize, recordConcurrency);
+  }
+
+  /** How long a failing message retries before the redrive policy moves it to the DLQ. */
+  public Duration retryHorizon() {
+    return visibilityTimeout.multipliedBy(maxReceiveCount);
+  }
+
+  /**
+   * The same design with every duration divided by {@code divisor}, for a local run that replays hours
+   * in minutes. The rules are ratios, so a consistent budget stays consistent; the divisor must keep
+   * the durations SQS and Lambda take in whole seconds whole.
+   */
+  public TimingBudget scaledDown(int divisor) {
+    if (divisor < 1) {
+      throw new IllegalArgumentException("time scale divisor must be at least 1, got " + divisor);
+    }
+    return new TimingBudget(
+        partnerWorstCase.dividedBy(divisor),
+        partnerDeadlineMargin.dividedBy(divisor),
+        functionTimeout.dividedBy(divisor),
+        batchingWindow.dividedBy(divisor),
+        batchSize,
+        recordConcurrency,
+        visibilityTimeout.dividedBy(divisor),
+        maxReceiveCount,
+        sourceRetention.dividedBy(divisor),
+        dlqRetention.dividedBy(divisor),
+        idempotencyTtl.dividedBy(divisor));
+  }
+
+  /** The function's share of these numbers, as the environment variables it reads at start-up. */
+  public Map<String, String> functionEnvironment() {
+    return Map.of(
+        FunctionEnvironment.PARTNER_DEADLINE_MARGIN_MS, Long.toString(partnerDeadlineMargin.toMillis()),
+        FunctionEnvironment.PARTNER_WORST_CASE_MS, Long.toString(partnerWorstCase.toMillis()),
+        FunctionEnvironment.RECORD_CONCURRENCY, Integer.toString(recordConcurrency),
+        FunctionEnvironment.MAX_RECEIVE_COUNT, Integer.toString(maxReceiveCount),
+        FunctionEnvironment.IDEMPOTENCY_TTL_SECONDS, Long.toString(idempotencyTtl.toSeconds()));
+  }
+
+  private static boolean isWholeSeconds(Duration d) {
+    return d.getNano() == 0;
+  }
+
+  private static int ceilDiv(int a, int b) {
+    return (a + b - 1) / b;
+  }
+
+  static String show(Duration d) {
+    if (d.getNano() != 0) {
+      return d.toMillis() + " ms";
+    }
+    long s = d.toSeconds();
+    if (s != 0 && s % 86_400 == 0) {
+      return s / 86_400 + " days";
+    }
+    return s + " s";
+  }
+
+  /**
+   * Defaults plus overrides. Visibility and the idempotency TTL are derived from the numbers they
+   * depend on unless set explicitly, so changing the function timeout alone yields a consistent set.
+   */
+  public static final class Builder {
+    private Duration partnerWorstCase = Duration.ofSeconds(280);
+    private Duration partnerDeadlineMargin = Duration.ofSeconds(10);
+    private Duration functionTimeout = Duration.ofSeconds(300);
+    private Duration batchingWindow = Duration.ZERO;
+    private int batchSize = 1;
+    private int recordConcurrency = ESM_MAX_BATCH_SIZE;
+    private Duration visibilityTimeout;
+    private int maxReceiveCount = 5;
+    private Duration sourceRetention = Duration.ofDays(4);
+    private Duration dlqRetention = Duration.ofDays(14);
+    private Duration idempotencyTtl;
+
+    private Builder() {}
+
+    public Builder partnerWorstCase(Duration v) { partnerWorstCase = v; return this; }
+    public Builder partnerDeadlineMargin(Duration v) { partnerDeadlineMargin = v; return this; }
+    public Builder functionTimeout(Duration v) { functionTimeout = v; return this; }
+    public Builder batchingWindow(Duration v) { batchingWindow = v; return this; }
+    public Builder batchSize(int v) { batchSize = v; return this; }
+    public Builder recordConcurrency(int v) { recordConcurrency = v; return this; }
+    public Builder visibilityTimeout(Duration v) { visibilityTimeout = v; return this; }
+    public Builder maxReceiveCount(int v) { maxReceiveCount = v; return this; }
+    public Builder sourceRetention(Duration v) { sourceRetention = v; return this; }
+    public Builder dlqRetention(Duration v) { dlqRetention = v; return this; }
+    public Builder idempotencyTtl(Duration v) { idempotencyTtl = v; return this; }
+
+    Builder apply(Function<String, String> lookup) {
+      Settings s = new Settings(lookup);
+      s.seconds("partnerWorstCaseSeconds").ifPresent(this::partnerWorstCase);
+      s.seconds("partnerDeadlineMarginSeconds").ifPresent(this::partnerDeadlineMargin);
+      s.seconds("functionTimeoutSeconds").ifPresent(this::functionTimeout);
+      s.seconds("batchingWindowSeconds").ifPresent(this::batchingWindow);
+      s.integer("batchSize").ifPresent(this::batchSize);
+      s.integer("recordConcurrency").ifPresent(this::recordConcurrency);
+      s.seconds("visibilityTimeoutSeconds").ifPresent(this::visibilityTimeout);
+      s.integer("maxReceiveCount").ifPresent(this::maxReceiveCount);
+      s.days("sourceRetentionDays").ifPresent(this::sourceRetention);
+      s.days("dlqRetentionDays").ifPresent(this::dlqRetention);
+      s.days("idempotencyTtlDays").ifPresent(this::idempotencyTtl);
+      return this;
+    }
+
+    public TimingBudget build() {
+      Duration visibility = visibilityTimeout != null ? visibilityTimeout
+          : functionTimeout.multipliedBy(VISIBILITY_FACTOR).plus(batchingWindow);
+      Duration ttl = idempotencyTtl != null ? idempotencyTtl
+          : sourceRetention.plus(dlqRetention).plus(TTL_BUFFER);
+      return new TimingBudget(partnerWorstCase, partnerDeadlineMargin, functionTimeout, batchingWindow,
+          batchSize, recordConcurrency, visibility, maxReceiveCount, sourceRetention, dlqRetention, ttl);
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package com.acme.fulfil.timing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TimingBudgetTest {
+
+  @Test
+  void defaultsAreTheSeedsFix() {
+    TimingBudget b = TimingBudget.defaults();
+    assertThat(b.functionTimeout()).isEqualTo(Duration.ofSeconds(300));
+    assertThat(b.visibilityTimeout()).isEqualTo(Duration.ofSeconds(1800));
+    assertThat(b.maxReceiveCount()).isEqualTo(5);
+    assertThat(b.sourceRetention()).isEqualTo(Duration.ofDays(4));
+    assertThat(b.dlqRetention()).isEqualTo(Duration.ofDays(14));
+    assertThat(b.idempotencyTtl()).isEqualTo(Duration.ofDays(21));
+    assertThat(b.batchSize()).isEqualTo(1);
+    assertThat(b.retryHorizon()).isEqualTo(Duration.ofMinutes(150));
+  }
+
+  @Test
+  void incidentConfigurationIsRefusedNamingVisibility() {
+    assertThatThrownBy(() -> TimingBudget.builder().visibilityTimeout(Duration.ofSeconds(30)).build())
+        .isInstanceOf(InconsistentTimingException.class)
+        .hasMessageContaining("visibilityTimeoutSeconds is 30 s but must be at least 6 x functionTimeoutSeconds (300 s)")
+        .hasMessageContaining("= 1800 s");
+  }
+
+  @Test
+  void batchingWindowAddsToTheVisibilityFloor() {
+    assertThatThrownBy(() -> TimingBudget.builder().batchingWindow(Duration.ofSeconds(20))
+            .visibilityTimeout(Duration.ofSeconds(1800)).build())
+        .hasMessageContaining("= 1820 s");
+    assertThat(TimingBudget.builder().batchingWindow(Duration.ofSeconds(20)).build().visibilityTimeout())
+        .isEqualTo(Duration.ofSeconds(1820));
+  }
+
+  @Test
+  void functionTimeoutMustOutlastTheWorstPartnerCallPlusMargin() {
+    assertThatThrownBy(() -> TimingBudget.builder().functionTimeout(Duration.ofSeconds(290)).build())
+        .hasMessageContaining("functionTimeoutSeconds is 290 s but must be longer than 290 s");
+    assertThatThrownBy(() -> TimingBudget.builder().partnerWorstCase(Duration.ofMinutes(8)).build())
+        .hasMessageContaining("must be longer than 490 s");
+  }
+
+  @Test
+  void functionTimeoutAbove900IsRefused() {
+    assertThatThrownBy(() -> TimingBudget.builder().functionTimeout(Duration.ofSeconds(901)).build())
+        .hasMessageContaining("from 1 to 900");
+  }
+
+  @Test
+  void visibilityAboveTwelveHoursIsRefused() {
+    assertThatThrownBy(() -> TimingBudget.builder().visibilityTimeout(Duration.ofHours(13)).build())
+        .hasMessageContaining("43200");
+  }
+
+  @Test
+  void maxReceiveCountBelowTwoIsRefused() {
+    assertThatThrownBy(() -> TimingBudget.builder().maxReceiveCount(1).build())
+        .hasMessageContaining("maxReceiveCount is 1 but must be from 2 to 1000");
+  }
+
+  @Test
+  void dlqRetentionMustExceedSourceRetention() {
+    assertThatThrownBy(() -> TimingBudget.builder().dlqRetention(Duration.ofDays(4)).build())
+        .hasMessageContaining("dlqRetentionDays is 4 days but must be longer than sourceRetentionDays (4 days)");
+  }
+
+  @Test
+  void idempotencyTtlMustCoverBothRetentions() {
+    assertThatThrownBy(() -> TimingBudget.builder().idempotencyTtl(Duration.ofHours(1)).build())
+        .hasMessageContaining("idempotencyTtlDays is 3600 s but must be at least sourceRetentionDays + dlqRetentionDays = 18 days");
+  }
+
+  @Test
+  void batchThatCannotFinishAtItsConcurrencyIsRefused() {
+    assertThatThrownBy(() -> TimingBudget.builder().batchSize(10).recordConcurrency(5).build())
+        .hasMessageContaining("a batch of 10 at recordConcurrency 5 runs 2 partner calls")
+        .hasMessageContaining("must be longer than 570 s");
+    assertThat(TimingBudget.builder().batchSize(10).recordConcurrency(10).build().sequentialRounds()).isEqualTo(1);
+  }
+
+  @Test
+  void everyBrokenRuleIsReportedAtOnce() {
+    var e = (InconsistentTimingException) org.junit.jupiter.api.Assertions.assertThrows(
+        InconsistentTimingException.class,
+        () -> TimingBudget.builder().visibilityTimeout(Duration.ofSeconds(30)).maxReceiveCount(1).build());
+    assertThat(e.problems()).hasSize(2);
+  }
+
+  @Test
+  void changingTheFunctionTimeoutAloneDerivesAConsistentVisibility() {
+    TimingBudget b = TimingBudget.fromSettings(Map.of("functionTimeoutSeconds", "600")::get);
+    assertThat(b.visibilityTimeout()).isEqualTo(Duration.ofSeconds(3600));
+  }
+
+  @Test
+  void settingsThatAreNotNumbersAreNamed() {
+    assertThatThrownBy(() -> TimingBudget.fromSettings(Map.of("batchSize", "ten")::get))
+        .hasMessage("batchSize must be a whole number, got 'ten'.");
+  }
+
+  @Test
+  void scalingByThirtyKeepsTheIncidentsThirtySecondsAtOneSecond() {
+    TimingBudget local = TimingBudget.defaults().scaledDown(30);
+    assertThat(local.visibilityTimeout()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(local.functionTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(local.partnerWorstCase().toMillis()).isEqualTo(9333);
+  }
+
+  @Test
+  void scalingThatBreaksWholeSecondsIsRefused() {
+    assertThatThrownBy(() -> TimingBudget.defaults().scaledDown(7))
+        .hasMessageContaining("whole number of seconds");
+  }
+
+  @Test
+  void functionEnvironmentCarriesTheFunctionsShare() {
+    assertThat(TimingBudget.defaults().functionEnvironment())
+        .containsEntry(FunctionEnvironment.PARTNER_DEADLINE_MARGIN_MS, "10000")
+        .containsEntry(FunctionEnvironment.PARTNER_WORST_CASE_MS, "280000")
+        .containsEntry(FunctionEnvironment.MAX_RECEIVE_COUNT, "5")
+        .containsEntry(FunctionEnvironment.IDEMPOTENCY_TTL_SECONDS, Long.toString(21 * 86_400));
+  }
+}
