@@ -1,0 +1,32 @@
+package com.acme.fulfil.order;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One order to fulfil, as the checkout service sent it on {@code orders-to-fulfil}; only {@link
+ * OrderParser} makes these from a message, so every instance met the contract.
+ *
+ * @param orderId the idempotency key: one booking per order id, whatever the SQS message id
+ */
+public record OrderMessage(
+    @JsonProperty("order_id") String orderId,
+    // Instant.toString is ISO-8601, so this needs no jackson-datatype-jsr310 on the function's path
+    // and writes the same string whether or not a mapper registers JavaTimeModule.
+    @JsonProperty("placed_at") @JsonSerialize(using = ToStringSerializer.class) Instant placedAt,
+    @JsonProperty("service") Service service,
+    @JsonProperty("ship_to") ShipTo shipTo,
+    @JsonProperty("parcels") List<Parcel> parcels) {
+
+  public OrderMessage {
+    Objects.requireNonNull(orderId, "orderId");
+    Objects.requireNonNull(placedAt, "placedAt");
+    Objects.requireNonNull(service, "service");
+    Objects.requireNonNull(shipTo, "shipTo");
+    parcels = List.copyOf(parcels);
+  }
+}
