@@ -1,0 +1,48 @@
+package com.acme.fulfil.booking;
+
+import com.acme.fulfil.partner.Deadline;
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+/**
+ * The part of an invocation's remaining time a partner call may use. Lambda kills the function at its
+ * timeout without warning, so every call ends {@code margin} before that, which leaves time to record
+ * the outcome; and a booking is only started when the partner's worst case still fits, because a
+ * booking cut short is an unknown outcome that costs a retry and a lookup.
+ */
+public final class CallWindow {
+  private final LongSupplier remainingMillis;
+  private final Duration margin;
+  private final Duration partnerWorstCase;
+  private final Duration lookupTimeout;
+
+  public CallWindow(LongSupplier remainingMillis, Duration margin, Duration partnerWorstCase, Duration lookupTimeout) {
+    this.remainingMillis = remainingMillis;
+    this.margin = margin;
+    this.partnerWorstCase = partnerWorstCase;
+    this.lookupTimeout = lookupTimeout;
+  }
+
+  /** Time the partner may have before the handler must stop waiting. */
+  public Duration usable() {
+    Duration usable = Duration.ofMillis(remainingMillis.getAsLong()).minus(margin);
+    return usable.isNegative() ? Duration.ZERO : usable;
+  }
+
+  public Deadline forLookup() {
+    Duration usable = usable();
+    if (usable.isZero()) {
+      throw new NoTimeToBookException("no time left for a partner lookup before the function's deadline");
+    }
+    return Deadline.in(usable.compareTo(lookupTimeout) < 0 ? usable : lookupTimeout);
+  }
+
+  public Deadline forBooking() {
+    Duration usable = usable();
+    if (usable.compareTo(partnerWorstCase) < 0) {
+      throw new NoTimeToBookException("only " + usable.toMillis() + " ms left before the deadline margin, the partner may take "
+          + partnerWorstCase.toMillis() + " ms: not starting a booking that could not finish");
+    }
+    return Deadline.in(usable);
+  }
+}

@@ -1,0 +1,152 @@
+package com.acme.fulfil.booking;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.OptionalLong;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyItemAlreadyExistsException;
+import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyItemNotFoundException;
+import software.amazon.lambda.powertools.idempotency.persistence.BasePersistenceStore;
+import software.amazon.lambda.powertools.idempotency.persistence.DataRecord;
+
+/**
+ * Powertools' idempotency records in DynamoDB, in the library's table layout ({@code id}, TTL on
+ * {@code expiration}), with two changes that exactly-once booking needs.
+ *
+ * <ol>
+ *   <li>The in-progress lock of an invocation that died can be taken over. Powertools 1.15.0 compares
+ *       {@code in_progress_expiration}, written in epoch milliseconds, with epoch seconds, so the
+ *       comparison is never true and an order whose invocation timed out stays locked until the
+ *       record's TTL, for weeks (fixed upstream in 1.16.1, which this registry does not serve).</li>
+ *   <li>A failed try releases its lock instead of deleting the record, and a claim that replaces an
+ *       earlier record says so: a try that failed (or died) after sending a booking request may have
+ *       booked, and the next try must look the order up at the partner before booking again.</li>
+ * </ol>
+ *
+ * <p>The claim is remembered per thread because Powertools calls {@link #putRecord} and then the
+ * guarded method on the same thread, and each record of a batch runs on a thread of its own.
+ */
+public final class OrderIdempotencyStore extends BasePersistenceStore {
+  static final String KEY = "id";
+  static final String EXPIRY = "expiration";
+  static final String IN_PROGRESS_EXPIRY = "in_progress_expiration";
+  static final String STATUS = "status";
+  static final String DATA = "data";
+
+  private static final String CLAIMABLE = "attribute_not_exists(#id) OR #expiry < :now"
+      + " OR (#status = :inprogress AND #in_progress_expiry < :now_ms)";
+  private static final Map<String, String> CLAIM_NAMES = Map.of(
+      "#id", KEY, "#expiry", EXPIRY, "#status", STATUS, "#in_progress_expiry", IN_PROGRESS_EXPIRY);
+
+  private final DynamoDbClient dynamoDb;
+  private final String table;
+  private final ThreadLocal<Claim> claims = new ThreadLocal<>();
+
+  private record Claim(String key, long lockExpiry, boolean replacedEarlierTry) {}
+
+  public OrderIdempotencyStore(DynamoDbClient dynamoDb, String table) {
+    this.dynamoDb = dynamoDb;
+    this.table = table;
+  }
+
+  /** True when this thread's current claim took over a record an earlier try left behind. */
+  public boolean claimReplacedEarlierTry() {
+    Claim claim = claims.get();
+    return claim != null && claim.replacedEarlierTry();
+  }
+
+  @Override
+  public DataRecord getRecord(String idempotencyKey) throws IdempotencyItemNotFoundException {
+    GetItemResponse response = dynamoDb.getItem(r -> r.tableName(table).key(key(idempotencyKey)).consistentRead(true));
+    if (!response.hasItem()) {
+      throw new IdempotencyItemNotFoundException(idempotencyKey);
+    }
+    Map<String, AttributeValue> item = response.item();
+    AttributeValue data = item.get(DATA);
+    AttributeValue lockExpiry = item.get(IN_PROGRESS_EXPIRY);
+    return new DataRecord(idempotencyKey, DataRecord.Status.valueOf(item.get(STATUS).s()),
+        Long.parseLong(item.get(EXPIRY).n()), data == null ? null : data.s(), null,
+        lockExpiry == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(lockExpiry.n())));
+  }
+
+  @Override
+  public void putRecord(DataRecord record, Instant now) throws IdempotencyItemAlreadyExistsException {
+    claims.remove();
+    long lockExpiry = record.getInProgressExpiryTimestamp().orElseThrow(() -> new IllegalStateException(
+        "Idempotency.registerLambdaContext was not called: the order's lock would have no expiry"));
+    Map<String, AttributeValue> item = Map.of(
+        KEY, s(record.getIdempotencyKey()),
+        EXPIRY, n(record.getExpiryTimestamp()),
+        STATUS, s(record.getStatus().toString()),
+        IN_PROGRESS_EXPIRY, n(lockExpiry));
+    PutItemResponse response;
+    try {
+      response = dynamoDb.putItem(r -> r.tableName(table).item(item)
+          .conditionExpression(CLAIMABLE)
+          .expressionAttributeNames(CLAIM_NAMES)
+          .expressionAttributeValues(Map.of(
+              ":now", n(now.getEpochSecond()),
+              ":now_ms", n(now.toEpochMilli()),
+              ":inprogress", s(DataRecord.Status.INPROGRESS.toString())))
+          .returnValues(ReturnValue.ALL_OLD));
+    } catch (ConditionalCheckFailedException e) {
+      throw new IdempotencyItemAlreadyExistsException("order is already booked or being booked: " + record.getIdempotencyKey(), e);
+    }
+    claims.set(new Claim(record.getIdempotencyKey(), lockExpiry, response.hasAttributes() && !response.attributes().isEmpty()));
+  }
+
+  @Override
+  public void updateRecord(DataRecord record) {
+    claims.remove();
+    dynamoDb.updateItem(r -> r.tableName(table).key(key(record.getIdempotencyKey()))
+        .updateExpression("SET #data = :data, #expiry = :expiry, #status = :status")
+        .expressionAttributeNames(Map.of("#data", DATA, "#expiry", EXPIRY, "#status", STATUS))
+        .expressionAttributeValues(Map.of(
+            ":data", s(record.getResponseData()),
+            ":expiry", n(record.getExpiryTimestamp()),
+            ":status", s(record.getStatus().toString()))));
+  }
+
+  /**
+   * Powertools calls this when the guarded method throws. The record stays, its lock expired, as the
+   * trace of a try that may have reached the partner; the condition keeps a try that outlived its lock
+   * from releasing the lock of the try that took over.
+   */
+  @Override
+  public void deleteRecord(String idempotencyKey) {
+    Claim claim = claims.get();
+    claims.remove();
+    if (claim == null || !claim.key().equals(idempotencyKey)) {
+      return;
+    }
+    try {
+      dynamoDb.updateItem(r -> r.tableName(table).key(key(idempotencyKey))
+          .updateExpression("SET #in_progress_expiry = :released")
+          .conditionExpression("#status = :inprogress AND #in_progress_expiry = :ours")
+          .expressionAttributeNames(Map.of("#in_progress_expiry", IN_PROGRESS_EXPIRY, "#status", STATUS))
+          .expressionAttributeValues(Map.of(
+              ":released", n(0),
+              ":inprogress", s(DataRecord.Status.INPROGRESS.toString()),
+              ":ours", n(claim.lockExpiry()))));
+    } catch (ConditionalCheckFailedException e) {
+      // Another try holds the order now; its lock is not ours to release.
+    }
+  }
+
+  private static Map<String, AttributeValue> key(String idempotencyKey) {
+    return Map.of(KEY, s(idempotencyKey));
+  }
+
+  private static AttributeValue s(String value) {
+    return AttributeValue.fromS(value);
+  }
+
+  private static AttributeValue n(long value) {
+    return AttributeValue.fromN(Long.toString(value));
+  }
+}

@@ -1,0 +1,150 @@
+package com.acme.fulfil.config;
+
+import static com.acme.fulfil.timing.FunctionEnvironment.IDEMPOTENCY_TABLE_NAME;
+import static com.acme.fulfil.timing.FunctionEnvironment.IDEMPOTENCY_TTL_SECONDS;
+import static com.acme.fulfil.timing.FunctionEnvironment.MAX_RECEIVE_COUNT;
+import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_API_KEY_SECRET_ID;
+import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_BASE_URL;
+import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_DEADLINE_MARGIN_MS;
+import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_LOOKUP_TIMEOUT_MS;
+import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_WORST_CASE_MS;
+import static com.acme.fulfil.timing.FunctionEnvironment.RECORD_CONCURRENCY;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything the function reads from its environment, read once at start-up and validated, so a
+ * misconfigured deploy fails its first invocation with the name of the bad variable instead of
+ * failing orders one by one.
+ *
+ * <p>Defaults are {@code TimingBudget.defaults()}'s numbers for a 300 s function; the stack writes
+ * the real ones from its budget.
+ */
+public record FunctionConfig(
+    String idempotencyTable,
+    URI partnerBaseUrl,
+    String apiKeySecretId,
+    Duration partnerDeadlineMargin,
+    Duration partnerWorstCase,
+    Duration partnerLookupTimeout,
+    int recordConcurrency,
+    int maxReceiveCount,
+    Duration idempotencyTtl,
+    String metricsNamespace,
+    AwsEndpoints endpoints) {
+
+  public static FunctionConfig fromEnvironment(Map<String, String> env) {
+    Reader r = new Reader(env);
+    FunctionConfig config = new FunctionConfig(
+        r.required(IDEMPOTENCY_TABLE_NAME),
+        r.url(PARTNER_BASE_URL),
+        r.required(PARTNER_API_KEY_SECRET_ID),
+        r.millis(PARTNER_DEADLINE_MARGIN_MS, 10_000),
+        r.millis(PARTNER_WORST_CASE_MS, 280_000),
+        r.millis(PARTNER_LOOKUP_TIMEOUT_MS, 5_000),
+        r.positiveInt(RECORD_CONCURRENCY, 10),
+        r.positiveInt(MAX_RECEIVE_COUNT, 5),
+        Duration.ofSeconds(r.positiveInt(IDEMPOTENCY_TTL_SECONDS, 21 * 86_400)),
+        env.getOrDefault("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder"),
+        AwsEndpoints.fromEnvironment(env, r));
+    r.failIfAnyProblem();
+    return config;
+  }
+
+  /**
+   * Region and endpoint overrides from the standard variables, so the same artifact runs against
+   * emulators. Read from the map rather than left to the SDK so a local run can pass them in-process.
+   */
+  public record AwsEndpoints(Optional<String> region, Optional<URI> dynamoDb, Optional<URI> secretsManager, Optional<URI> sqs) {
+    static AwsEndpoints fromEnvironment(Map<String, String> env, Reader r) {
+      Optional<URI> common = r.optionalUrl("AWS_ENDPOINT_URL");
+      return new AwsEndpoints(
+          Optional.ofNullable(env.get("AWS_REGION")).filter(v -> !v.isBlank()),
+          r.optionalUrl("AWS_ENDPOINT_URL_DYNAMODB").or(() -> common),
+          r.optionalUrl("AWS_ENDPOINT_URL_SECRETS_MANAGER").or(() -> common),
+          r.optionalUrl("AWS_ENDPOINT_URL_SQS").or(() -> common));
+    }
+  }
+
+  private static final class Reader {
+    private final Map<String, String> env;
+    private final List<String> problems = new ArrayList<>();
+
+    Reader(Map<String, String> env) {
+      this.env = env;
+    }
+
+    String required(String name) {
+      String value = env.get(name);
+      if (value == null || value.isBlank()) {
+        problems.add(name + " is not set");
+        return null;
+      }
+      return value.strip();
+    }
+
+    URI url(String name) {
+      String value = required(name);
+      return value == null ? null : parseUrl(name, value);
+    }
+
+    Optional<URI> optionalUrl(String name) {
+      String value = env.get(name);
+      return value == null || value.isBlank() ? Optional.empty() : Optional.ofNullable(parseUrl(name, value.strip()));
+    }
+
+    Duration millis(String name, long fallback) {
+      return Duration.ofMillis(positiveLong(name, fallback));
+    }
+
+    int positiveInt(String name, int fallback) {
+      long value = positiveLong(name, fallback);
+      if (value > Integer.MAX_VALUE) {
+        problems.add(name + " is too large: " + value);
+        return fallback;
+      }
+      return (int) value;
+    }
+
+    private long positiveLong(String name, long fallback) {
+      String value = env.get(name);
+      if (value == null || value.isBlank()) {
+        return fallback;
+      }
+      try {
+        long parsed = Long.parseLong(value.strip());
+        if (parsed > 0) {
+          return parsed;
+        }
+      } catch (NumberFormatException e) {
+        // reported below with the variable's name
+      }
+      problems.add(name + " must be a positive whole number, got '" + value + "'");
+      return fallback;
+    }
+
+    private URI parseUrl(String name, String value) {
+      try {
+        URI uri = URI.create(value);
+        if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+          return uri;
+        }
+      } catch (IllegalArgumentException e) {
+        // reported below with the variable's name
+      }
+      problems.add(name + " must be an http(s) URL, got '" + value + "'");
+      return null;
+    }
+
+    void failIfAnyProblem() {
+      if (!problems.isEmpty()) {
+        throw new IllegalStateException("fulfil-order cannot start: " + String.join("; ", problems));
+      }
+    }
+  }
+}

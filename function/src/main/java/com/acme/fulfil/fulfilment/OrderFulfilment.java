@@ -1,0 +1,123 @@
+package com.acme.fulfil.fulfilment;
+
+import com.acme.fulfil.booking.Booking;
+import com.acme.fulfil.booking.BookingAttempt;
+import com.acme.fulfil.booking.CallWindow;
+import com.acme.fulfil.booking.IdempotentBooking;
+import com.acme.fulfil.observability.FulfilmentMetrics;
+import com.acme.fulfil.order.OrderMessage;
+import com.acme.fulfil.order.OrderParser;
+import com.acme.fulfil.order.InvalidOrder;
+import com.acme.fulfil.order.ValidOrder;
+import com.acme.fulfil.partner.PartnerRejectedException;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import java.util.UUID;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.apache.logging.log4j.ThreadContext;
+import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyAlreadyInProgressException;
+
+/**
+ * One SQS record from body to outcome: parse, book once, classify what went wrong. It never throws:
+ * one bad record must not fail the batch it came in.
+ */
+public final class OrderFulfilment {
+  private static final Logger LOG = LogManager.getLogger(OrderFulfilment.class);
+  static final String MESSAGE_ID = "message_id";
+  static final String ORDER_ID = "order_id";
+  static final String RECEIVE_COUNT = "receive_count";
+
+  private final OrderParser parser;
+  private final IdempotentBooking booking;
+  private final FulfilmentMetrics metrics;
+  private final int maxReceiveCount;
+
+  public OrderFulfilment(OrderParser parser, IdempotentBooking booking, FulfilmentMetrics metrics, int maxReceiveCount) {
+    this.parser = parser;
+    this.booking = booking;
+    this.metrics = metrics;
+    this.maxReceiveCount = maxReceiveCount;
+  }
+
+  /** Runs on the record's own thread: the log keys it sets label only this record's lines. */
+  public RecordOutcome fulfil(SQSMessage message, CallWindow window) {
+    int receives = receiveCount(message);
+    ThreadContext.put(MESSAGE_ID, message.getMessageId());
+    ThreadContext.put(RECEIVE_COUNT, Integer.toString(receives));
+    if (receives >= maxReceiveCount - 1) {
+      metrics.count(FulfilmentMetrics.NEAR_DLQ);
+      LOG.warn("receive {} of {}: if this try fails the redrive policy moves the message to the DLQ", receives, maxReceiveCount);
+    }
+    RecordOutcome outcome = switch (parser.parse(message.getBody())) {
+      case InvalidOrder invalid -> {
+        if (invalid.orderId() != null) {
+          ThreadContext.put(ORDER_ID, invalid.orderId());
+        }
+        yield new RecordOutcome.Rejected("invalid order message: " + invalid.reason());
+      }
+      case ValidOrder valid -> {
+        ThreadContext.put(ORDER_ID, valid.order().orderId());
+        yield book(valid.order(), receives, window);
+      }
+    };
+    report(outcome);
+    return outcome;
+  }
+
+  private RecordOutcome book(OrderMessage order, int receives, CallWindow window) {
+    String attemptId = UUID.randomUUID().toString();
+    try {
+      Booking booked = booking.book(order.orderId(), new BookingAttempt(order, attemptId, receives > 1, window));
+      if (!booked.madeBy(attemptId)) {
+        return new RecordOutcome.AlreadyBooked(booked);
+      }
+      return booked.source() == Booking.Source.ADOPTED
+          ? new RecordOutcome.Adopted(booked)
+          : new RecordOutcome.Booked(booked);
+    } catch (IdempotencyAlreadyInProgressException e) {
+      return new RecordOutcome.InProgressElsewhere();
+    } catch (PartnerRejectedException e) {
+      return new RecordOutcome.Rejected(e.getMessage());
+    } catch (RuntimeException e) {
+      // Partner 429/5xx/timeouts, Secrets Manager, DynamoDB, no time left, and our own bugs: the order
+      // itself may be good, so it goes back to the queue and, if it never succeeds, to the DLQ.
+      LOG.warn("booking attempt {} failed, will retry: {}", attemptId, e.toString(), e);
+      return new RecordOutcome.Retry(e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+  }
+
+  private void report(RecordOutcome outcome) {
+    switch (outcome) {
+      case RecordOutcome.Booked b -> {
+        metrics.count(FulfilmentMetrics.ORDER_BOOKED);
+        LOG.info("booked shipment {} ({})", b.booking().shipmentId(), b.booking().courier());
+      }
+      case RecordOutcome.Adopted a -> {
+        metrics.count(FulfilmentMetrics.BOOKING_ADOPTED);
+        LOG.info("adopted shipment {} booked by an earlier, unfinished try", a.booking().shipmentId());
+      }
+      case RecordOutcome.AlreadyBooked d -> {
+        metrics.count(FulfilmentMetrics.DUPLICATE_SUPPRESSED);
+        LOG.info("duplicate delivery: order already booked as shipment {}, nothing sent to the partner", d.booking().shipmentId());
+      }
+      case RecordOutcome.Rejected r -> {
+        metrics.count(FulfilmentMetrics.PERMANENT_FAILURE);
+        LOG.error("permanent failure, returning the message for the DLQ: {}", r.reason());
+      }
+      case RecordOutcome.Retry r -> metrics.count(FulfilmentMetrics.TRANSIENT_FAILURE);
+      case RecordOutcome.InProgressElsewhere p -> {
+        metrics.count(FulfilmentMetrics.IN_PROGRESS_ELSEWHERE);
+        LOG.info("another invocation is booking this order now; leaving the message for later");
+      }
+    }
+  }
+
+  private static int receiveCount(SQSMessage message) {
+    String count = message.getAttributes() == null ? null : message.getAttributes().get("ApproximateReceiveCount");
+    try {
+      return count == null ? 1 : Integer.parseInt(count);
+    } catch (NumberFormatException e) {
+      return 1;
+    }
+  }
+}

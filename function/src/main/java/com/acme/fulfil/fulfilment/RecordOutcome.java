@@ -1,0 +1,41 @@
+package com.acme.fulfil.fulfilment;
+
+import com.acme.fulfil.booking.Booking;
+
+/** What became of one SQS record, and so what the queue must be told about it. */
+public sealed interface RecordOutcome {
+
+  /** The record failed and must stay on the queue (a batch item failure). */
+  default boolean failed() {
+    return !(this instanceof Done);
+  }
+
+  /** Successes: the message can be deleted. */
+  sealed interface Done extends RecordOutcome {
+    Booking booking();
+  }
+
+  /** This try booked a courier. */
+  record Booked(Booking booking) implements Done {}
+
+  /** This try found a booking an unfinished earlier try had made, and kept it. */
+  record Adopted(Booking booking) implements Done {}
+
+  /** The order was already booked by an earlier delivery: nothing to do (the duplicate the incident lacked). */
+  record AlreadyBooked(Booking booking) implements Done {}
+
+  /**
+   * Can never succeed as it is (invalid message, partner 400/422): return it to the queue at once so the
+   * redrive policy moves it to the DLQ after maxReceiveCount receives, minutes rather than hours.
+   */
+  record Rejected(String reason) implements RecordOutcome {}
+
+  /**
+   * Worth retrying after the queue's visibility timeout (partner or AWS trouble, no time left). The
+   * static 30-minute window is longer than any Retry-After the partner sends, so it needs no extension.
+   */
+  record Retry(String reason) implements RecordOutcome {}
+
+  /** Another invocation is booking this order right now: leave the message be; it will find the booking. */
+  record InProgressElsewhere() implements RecordOutcome {}
+}

@@ -1,0 +1,84 @@
+package com.acme.fulfil.handler;
+
+import com.acme.fulfil.booking.CallWindow;
+import com.acme.fulfil.fulfilment.OrderFulfilment;
+import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.acme.fulfil.queue.VisibilityResets;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Runs the records of a batch side by side (partner calls take minutes, so a batch of ten in sequence
+ * could never fit one invocation), at most {@code recordConcurrency} at a time, and turns their
+ * outcomes into the partial batch response: exactly the failed records, by message id.
+ */
+final class BatchProcessor {
+  private final OrderFulfilment fulfilment;
+  private final VisibilityResets visibility;
+  private final int recordConcurrency;
+
+  BatchProcessor(OrderFulfilment fulfilment, VisibilityResets visibility, int recordConcurrency) {
+    this.fulfilment = fulfilment;
+    this.visibility = visibility;
+    this.recordConcurrency = recordConcurrency;
+  }
+
+  SQSBatchResponse process(List<SQSMessage> records, CallWindow window) {
+    List<RecordOutcome> outcomes = fulfilAll(records, window);
+    List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
+    List<SQSMessage> rejected = new ArrayList<>();
+    for (int i = 0; i < records.size(); i++) {
+      RecordOutcome outcome = outcomes.get(i);
+      if (outcome.failed()) {
+        failures.add(new SQSBatchResponse.BatchItemFailure(records.get(i).getMessageId()));
+      }
+      if (outcome instanceof RecordOutcome.Rejected) {
+        rejected.add(records.get(i));
+      }
+    }
+    visibility.returnNow(rejected);
+    return new SQSBatchResponse(failures);
+  }
+
+  private List<RecordOutcome> fulfilAll(List<SQSMessage> records, CallWindow window) {
+    Semaphore slots = new Semaphore(recordConcurrency);
+    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<RecordOutcome>> running = new ArrayList<>();
+      for (SQSMessage record : records) {
+        Callable<RecordOutcome> task = () -> {
+          slots.acquire();
+          try {
+            return fulfilment.fulfil(record, window);
+          } finally {
+            slots.release();
+          }
+        };
+        running.add(threads.submit(task));
+      }
+      List<RecordOutcome> outcomes = new ArrayList<>(records.size());
+      for (Future<RecordOutcome> result : running) {
+        outcomes.add(outcomeOf(result));
+      }
+      return outcomes;
+    }
+  }
+
+  private static RecordOutcome outcomeOf(Future<RecordOutcome> result) {
+    try {
+      return result.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new RecordOutcome.Retry("invocation interrupted before the record finished");
+    } catch (ExecutionException e) {
+      return new RecordOutcome.Retry("record failed unexpectedly: " + e.getCause());
+    }
+  }
+}

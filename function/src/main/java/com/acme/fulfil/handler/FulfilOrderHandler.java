@@ -1,0 +1,53 @@
+package com.acme.fulfil.handler;
+
+import com.acme.fulfil.booking.CallWindow;
+import com.acme.fulfil.config.FunctionConfig;
+import com.acme.fulfil.observability.FulfilmentMetrics;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import java.util.Map;
+import software.amazon.lambda.powertools.idempotency.Idempotency;
+import software.amazon.lambda.powertools.logging.Logging;
+
+/**
+ * The fulfil-order Lambda: an SQS batch in, one courier booking per order out, and a partial batch
+ * response naming the records to retry. Handler string:
+ * {@code com.acme.fulfil.handler.FulfilOrderHandler::handleRequest}.
+ *
+ * <p>Everything is built once per container, from the environment read once.
+ */
+public final class FulfilOrderHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+  private final FunctionConfig config;
+  private final BatchProcessor batch;
+  private final FulfilmentMetrics metrics;
+
+  public FulfilOrderHandler() {
+    this(System.getenv());
+  }
+
+  public FulfilOrderHandler(Map<String, String> environment) {
+    this(new Wiring(FunctionConfig.fromEnvironment(environment)));
+  }
+
+  private FulfilOrderHandler(Wiring wiring) {
+    this.config = wiring.config();
+    this.batch = new BatchProcessor(wiring.fulfilment(), wiring.visibilityResets(), config.recordConcurrency());
+    this.metrics = wiring.metrics();
+  }
+
+  @Logging
+  @Override
+  public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+    // The order's in-progress lock expires with this invocation: a timed-out try frees the order.
+    Idempotency.registerLambdaContext(context);
+    CallWindow window = new CallWindow(context::getRemainingTimeInMillis, config.partnerDeadlineMargin(),
+        config.partnerWorstCase(), config.partnerLookupTimeout());
+    try {
+      return batch.process(event.getRecords(), window);
+    } finally {
+      metrics.flush();
+    }
+  }
+}

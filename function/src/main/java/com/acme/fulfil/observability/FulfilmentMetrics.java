@@ -1,0 +1,45 @@
+package com.acme.fulfil.observability;
+
+import java.time.Duration;
+import software.amazon.lambda.powertools.metrics.Metrics;
+import software.amazon.lambda.powertools.metrics.model.MetricUnit;
+
+/**
+ * The function's CloudWatch metrics, written as Embedded Metric Format on flush. The names are the
+ * runbook's (docs/runbook.md, "Metrics"); records of a batch report from several threads at once.
+ */
+public final class FulfilmentMetrics {
+  public static final String ORDER_BOOKED = "OrderBooked";
+  public static final String DUPLICATE_SUPPRESSED = "DuplicateSuppressed";
+  public static final String BOOKING_ADOPTED = "BookingAdopted";
+  public static final String PERMANENT_FAILURE = "PermanentFailure";
+  public static final String TRANSIENT_FAILURE = "TransientFailure";
+  public static final String IN_PROGRESS_ELSEWHERE = "InProgressElsewhere";
+  public static final String NEAR_DLQ = "ReceiveCountNearDlq";
+  public static final String PARTNER_LATENCY = "PartnerLatency";
+
+  private final Metrics metrics;
+
+  public FulfilmentMetrics(Metrics metrics) {
+    this.metrics = metrics;
+  }
+
+  public void count(String name) {
+    synchronized (metrics) {
+      metrics.addMetric(name, 1, MetricUnit.COUNT);
+    }
+  }
+
+  public void partnerLatency(Duration latency) {
+    synchronized (metrics) {
+      metrics.addMetric(PARTNER_LATENCY, latency.toMillis(), MetricUnit.MILLISECONDS);
+    }
+  }
+
+  /** Writes what the invocation recorded; called once at its end. */
+  public void flush() {
+    synchronized (metrics) {
+      metrics.flush();
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package com.acme.fulfil.queue;
+
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
+
+/**
+ * Makes messages that can never succeed visible again at once ({@code ChangeMessageVisibility 0}), so
+ * the redrive policy moves them to the DLQ after maxReceiveCount quick receives instead of five
+ * 30-minute visibility windows. The event source mapping does not do this for us: on a batch item
+ * failure it leaves the message invisible for the whole timeout.
+ */
+public final class VisibilityResets {
+  private static final Logger LOG = LogManager.getLogger(VisibilityResets.class);
+  private static final int SQS_BATCH_LIMIT = 10;
+
+  private final SqsClient sqs;
+  private final Map<String, String> queueUrlByArn = new ConcurrentHashMap<>();
+
+  public VisibilityResets(SqsClient sqs) {
+    this.sqs = sqs;
+  }
+
+  /** Best effort: if SQS refuses, the message still comes back when its visibility timeout ends. */
+  public void returnNow(List<SQSMessage> messages) {
+    messages.stream()
+        .collect(Collectors.groupingBy(SQSMessage::getEventSourceArn))
+        .forEach((arn, fromQueue) -> {
+          for (int i = 0; i < fromQueue.size(); i += SQS_BATCH_LIMIT) {
+            returnNow(arn, fromQueue.subList(i, Math.min(i + SQS_BATCH_LIMIT, fromQueue.size())));
+          }
+        });
+  }
+
+  private void returnNow(String queueArn, List<SQSMessage> messages) {
+    try {
+      String queueUrl = queueUrlByArn.computeIfAbsent(queueArn, this::queueUrl);
+      List<ChangeMessageVisibilityBatchRequestEntry> entries = messages.stream()
+          .map(m -> ChangeMessageVisibilityBatchRequestEntry.builder()
+              .id(m.getMessageId()).receiptHandle(m.getReceiptHandle()).visibilityTimeout(0).build())
+          .toList();
+      var response = sqs.changeMessageVisibilityBatch(r -> r.queueUrl(queueUrl).entries(entries));
+      response.failed().forEach(f -> LOG.warn("could not return message {} to the queue at once: {} {}",
+          f.id(), f.code(), f.message()));
+    } catch (SdkException e) {
+      LOG.warn("could not return {} message(s) to the queue at once; they return when their visibility timeout ends: {}",
+          messages.size(), e.toString());
+    }
+  }
+
+  /** {@code arn:aws:sqs:<region>:<account>:<name>}: the URL is SQS's to give, endpoints differ locally. */
+  private String queueUrl(String queueArn) {
+    String[] parts = queueArn.split(":");
+    if (parts.length != 6) {
+      throw new IllegalArgumentException("not an SQS queue ARN: " + queueArn);
+    }
+    return sqs.getQueueUrl(r -> r.queueName(parts[5]).queueOwnerAWSAccountId(parts[4])).queueUrl();
+  }
+}
