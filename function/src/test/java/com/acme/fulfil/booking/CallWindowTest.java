@@ -1,0 +1,43 @@
+package com.acme.fulfil.booking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class CallWindowTest {
+  private final AtomicLong remainingMillis = new AtomicLong(300_000);
+  private final CallWindow window = new CallWindow(remainingMillis::get, Duration.ofSeconds(10),
+      Duration.ofSeconds(280), Duration.ofSeconds(5));
+
+  @Test
+  void partnerGetsTheRemainingTimeMinusTheMargin() {
+    remainingMillis.set(299_500);
+    assertThat(window.usable()).isEqualTo(Duration.ofMillis(289_500));
+    assertThat(window.forBooking().remaining()).isBetween(Duration.ofMillis(289_000), Duration.ofMillis(289_500));
+  }
+
+  @Test
+  void bookingThatCouldNotFinishIsNotStarted() {
+    remainingMillis.set(289_999);
+    assertThatThrownBy(window::forBooking)
+        .isInstanceOf(NoTimeToBookException.class)
+        .hasMessageContaining("only 279999 ms left");
+  }
+
+  @Test
+  void lookupIsCappedByItsOwnTimeoutAndByTheMargin() {
+    assertThat(window.forLookup().remaining()).isLessThanOrEqualTo(Duration.ofSeconds(5));
+    remainingMillis.set(12_000);
+    assertThat(window.forLookup().remaining()).isLessThanOrEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void nothingIsCalledInsideTheMargin() {
+    remainingMillis.set(9_000);
+    assertThat(window.usable()).isEqualTo(Duration.ZERO);
+    assertThatThrownBy(window::forLookup).isInstanceOf(NoTimeToBookException.class);
+  }
+}

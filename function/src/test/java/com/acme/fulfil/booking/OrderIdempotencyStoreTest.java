@@ -1,0 +1,130 @@
+package com.acme.fulfil.booking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.amazonaws.services.dynamodbv2.local.embedded.DynamoDBEmbedded;
+import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyItemAlreadyExistsException;
+import software.amazon.lambda.powertools.idempotency.persistence.DataRecord;
+import software.amazon.lambda.powertools.idempotency.persistence.DynamoDBPersistenceStore;
+
+/** The store against DynamoDB Local: the conditions are DynamoDB's to evaluate, not ours to mock. */
+class OrderIdempotencyStoreTest {
+  private static final String TABLE = "fulfil-order-idempotency";
+  private static AmazonDynamoDBLocal dynamoDbLocal;
+  private static DynamoDbClient dynamoDb;
+
+  private final OrderIdempotencyStore store = new OrderIdempotencyStore(dynamoDb, TABLE);
+
+  @BeforeAll
+  static void createTable() {
+    dynamoDbLocal = DynamoDBEmbedded.create();
+    dynamoDb = dynamoDbLocal.dynamoDbClient();
+    dynamoDb.createTable(t -> t.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
+        .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH))
+        .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S)));
+  }
+
+  @AfterAll
+  static void stop() {
+    dynamoDbLocal.shutdownNow();
+  }
+
+  private static DataRecord inProgress(String key, Instant lockExpiry) {
+    return new DataRecord(key, DataRecord.Status.INPROGRESS, Instant.now().plus(Duration.ofDays(21)).getEpochSecond(),
+        null, null, OptionalLong.of(lockExpiry.toEpochMilli()));
+  }
+
+  @Test
+  void stockPowertoolsStoreNeverFreesTheLockOfATimedOutTry() {
+    String key = "order-" + UUID.randomUUID();
+    Instant now = Instant.now();
+    store.putRecord(inProgress(key, now.minusSeconds(60)), now.minusSeconds(360));
+
+    DynamoDBPersistenceStore stock = DynamoDBPersistenceStore.builder().withTableName(TABLE).withDynamoDbClient(dynamoDb).build();
+    // The lock expired a minute ago, yet 1.15.0 compares its milliseconds with seconds and refuses.
+    assertThatThrownBy(() -> stock.putRecord(inProgress(key, now.plusSeconds(300)), now))
+        .isInstanceOf(IdempotencyItemAlreadyExistsException.class);
+  }
+
+  @Test
+  void nextTryTakesOverTheLockOfATimedOutTryAndKnowsItMayHaveBooked() {
+    String key = "order-" + UUID.randomUUID();
+    Instant now = Instant.now();
+    store.putRecord(inProgress(key, now.minusSeconds(60)), now.minusSeconds(360));
+    assertThat(store.claimReplacedEarlierTry()).isFalse();
+
+    store.putRecord(inProgress(key, now.plusSeconds(300)), now);
+
+    assertThat(store.claimReplacedEarlierTry()).isTrue();
+    assertThat(store.getRecord(key).getInProgressExpiryTimestamp()).hasValue(now.plusSeconds(300).toEpochMilli());
+  }
+
+  @Test
+  void liveLockIsNotTakenOver() {
+    String key = "order-" + UUID.randomUUID();
+    Instant now = Instant.now();
+    store.putRecord(inProgress(key, now.plusSeconds(300)), now);
+
+    assertThatThrownBy(() -> store.putRecord(inProgress(key, now.plusSeconds(310)), now.plusSeconds(10)))
+        .isInstanceOf(IdempotencyItemAlreadyExistsException.class);
+  }
+
+  @Test
+  void completedOrderIsNotClaimedAgainBeforeItsRecordExpires() {
+    String key = "order-" + UUID.randomUUID();
+    Instant now = Instant.now();
+    store.putRecord(inProgress(key, now.plusSeconds(300)), now);
+    store.updateRecord(new DataRecord(key, DataRecord.Status.COMPLETED, now.plus(Duration.ofDays(21)).getEpochSecond(),
+        "{\"shipmentId\":\"SHP-1\"}", null));
+
+    assertThatThrownBy(() -> store.putRecord(inProgress(key, now.plusSeconds(4_000)), now.plusSeconds(3_700)))
+        .isInstanceOf(IdempotencyItemAlreadyExistsException.class);
+    assertThat(store.getRecord(key).getStatus()).isEqualTo(DataRecord.Status.COMPLETED);
+  }
+
+  @Test
+  void failedTryReleasesItsLockButLeavesItsTrace() {
+    String key = "order-" + UUID.randomUUID();
+    Instant now = Instant.now();
+    store.putRecord(inProgress(key, now.plusSeconds(300)), now);
+
+    store.deleteRecord(key);
+
+    assertThat(store.getRecord(key).getInProgressExpiryTimestamp()).hasValue(0);
+    store.putRecord(inProgress(key, now.plusSeconds(310)), now.plusSeconds(10));
+    assertThat(store.claimReplacedEarlierTry()).isTrue();
+  }
+
+  @Test
+  void tryThatOutlivedItsLockDoesNotReleaseTheLockOfTheTryThatTookOver() throws Exception {
+    String key = "order-" + UUID.randomUUID();
+    Instant now = Instant.now();
+    Thread late = Thread.ofVirtual().start(() -> {
+      store.putRecord(inProgress(key, now.minusSeconds(1)), now.minusSeconds(300));
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      store.deleteRecord(key);
+    });
+    Thread.sleep(50);
+    store.putRecord(inProgress(key, now.plusSeconds(300)), now);
+    late.join();
+
+    assertThat(store.getRecord(key).getInProgressExpiryTimestamp()).hasValue(now.plusSeconds(300).toEpochMilli());
+  }
+}

@@ -1,0 +1,61 @@
+package com.acme.fulfil.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FunctionConfigTest {
+
+  private static Map<String, String> minimal() {
+    Map<String, String> env = new HashMap<>();
+    env.put("IDEMPOTENCY_TABLE_NAME", "fulfil-order-idempotency");
+    env.put("PARTNER_BASE_URL", "https://partner.example.com");
+    env.put("PARTNER_API_KEY_SECRET_ID", "fulfil-order/partner-api-key");
+    return env;
+  }
+
+  @Test
+  void defaultsSuitAThreeHundredSecondFunction() {
+    FunctionConfig config = FunctionConfig.fromEnvironment(minimal());
+    assertThat(config.partnerDeadlineMargin()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.partnerWorstCase()).isEqualTo(Duration.ofSeconds(280));
+    assertThat(config.idempotencyTtl()).isEqualTo(Duration.ofDays(21));
+    assertThat(config.maxReceiveCount()).isEqualTo(5);
+    assertThat(config.endpoints().dynamoDb()).isEmpty();
+  }
+
+  @Test
+  void everyMissingVariableIsNamedAtOnce() {
+    assertThatThrownBy(() -> FunctionConfig.fromEnvironment(Map.of()))
+        .hasMessage("fulfil-order cannot start: IDEMPOTENCY_TABLE_NAME is not set; PARTNER_BASE_URL is not set;"
+            + " PARTNER_API_KEY_SECRET_ID is not set");
+  }
+
+  @Test
+  void badNumbersAndUrlsAreNamed() {
+    Map<String, String> env = minimal();
+    env.put("PARTNER_DEADLINE_MARGIN_MS", "ten seconds");
+    env.put("PARTNER_BASE_URL", "partner.example.com");
+    assertThatThrownBy(() -> FunctionConfig.fromEnvironment(env))
+        .hasMessageContaining("PARTNER_BASE_URL must be an http(s) URL, got 'partner.example.com'")
+        .hasMessageContaining("PARTNER_DEADLINE_MARGIN_MS must be a positive whole number, got 'ten seconds'");
+  }
+
+  @Test
+  void serviceEndpointVariablesOverrideTheCommonOne() {
+    Map<String, String> env = minimal();
+    env.put("AWS_ENDPOINT_URL", "http://127.0.0.1:4566");
+    env.put("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:8000");
+    env.put("AWS_REGION", "eu-west-2");
+    FunctionConfig.AwsEndpoints endpoints = FunctionConfig.fromEnvironment(env).endpoints();
+    assertThat(endpoints.dynamoDb()).contains(URI.create("http://127.0.0.1:8000"));
+    assertThat(endpoints.sqs()).contains(URI.create("http://127.0.0.1:4566"));
+    assertThat(endpoints.secretsManager()).contains(URI.create("http://127.0.0.1:4566"));
+    assertThat(endpoints.region()).contains("eu-west-2");
+  }
+}
