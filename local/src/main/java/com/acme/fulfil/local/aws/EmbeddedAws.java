@@ -1,0 +1,107 @@
+package com.acme.fulfil.local.aws;
+
+import com.amazonaws.services.dynamodbv2.local.main.ServerRunner;
+import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
+import com.typesafe.config.ConfigFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.Optional;
+import org.apache.pekko.actor.ActorSystem;
+import org.elasticmq.rest.sqs.SQSRestServer;
+import org.elasticmq.rest.sqs.SQSRestServerBuilder;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+
+/**
+ * SQS (ElasticMQ) and DynamoDB (DynamoDB Local) inside this JVM, each on its own loopback port, so the
+ * real SDK clients (the function's and the AWS CLI's) talk to them over HTTP exactly as to AWS.
+ *
+ * <p>Two behaviours differ from AWS and the callers handle them knowingly: ElasticMQ ignores
+ * MessageRetentionPeriod, and it answers a delete with a stale receipt handle with
+ * {@code ReceiptHandleIsInvalid} where AWS succeeds silently (see the event source mapping).
+ */
+public final class EmbeddedAws implements AwsBackend {
+  /** Fixed, obviously fake values: nothing here may ever pick up a developer's real credentials. */
+  public static final String REGION = "us-east-1";
+  public static final AwsBasicCredentials CREDENTIALS = AwsBasicCredentials.create("local", "local");
+  private static final String LOOPBACK = "127.0.0.1";
+
+  private final ActorSystem sqsActors;
+  private final SQSRestServer sqsServer;
+  private final DynamoDBProxyServer dynamoDbServer;
+  private final AwsConnection connection;
+
+  private EmbeddedAws(ActorSystem sqsActors, SQSRestServer sqsServer, int sqsPort,
+      DynamoDBProxyServer dynamoDbServer, int dynamoDbPort) {
+    this.sqsActors = sqsActors;
+    this.sqsServer = sqsServer;
+    this.dynamoDbServer = dynamoDbServer;
+    this.connection = new AwsConnection(REGION, CREDENTIALS,
+        Optional.of(URI.create("http://" + LOOPBACK + ":" + sqsPort)),
+        Optional.of(URI.create("http://" + LOOPBACK + ":" + dynamoDbPort)),
+        Optional.empty());
+  }
+
+  public static EmbeddedAws start() {
+    // ElasticMQ's own configuration turns Pekko's logging to DEBUG; give it an actor system that only
+    // reports warnings, instead of changing a process-wide property.
+    ActorSystem actors = ActorSystem.create("elasticmq", ConfigFactory
+        .parseString("pekko.loglevel = WARNING\npekko.stdout-loglevel = WARNING")
+        .withFallback(ConfigFactory.load()));
+    SQSRestServer sqs = null;
+    try {
+      sqs = SQSRestServerBuilder.withActorSystem(actors)
+          .withInterface(LOOPBACK)
+          .withDynamicPort()
+          .withAWSRegion(REGION)
+          .start();
+      int sqsPort = sqs.waitUntilStarted().localAddress().getPort();
+      int dynamoDbPort = freeLoopbackPort();
+      // -sharedDb: one database whatever the caller's access key and region, so the function, the
+      // scenario and an AWS CLI with any profile all see the same table.
+      DynamoDBProxyServer dynamoDb = ServerRunner.createServerFromCommandLineArgs(new String[] {
+          "-inMemory", "-sharedDb", "-disableTelemetry", "-port", Integer.toString(dynamoDbPort)});
+      dynamoDb.start();
+      return new EmbeddedAws(actors, sqs, sqsPort, dynamoDb, dynamoDbPort);
+    } catch (Exception e) {
+      if (sqs != null) {
+        sqs.stopAndWait();
+      }
+      actors.terminate();
+      throw new IllegalStateException("the embedded AWS stack did not start: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public AwsConnection connection() {
+    return connection;
+  }
+
+  @Override
+  public String name() {
+    return "embedded (ElasticMQ + DynamoDB Local)";
+  }
+
+  @Override
+  public void close() {
+    try {
+      dynamoDbServer.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("DynamoDB Local did not stop", e);
+    } finally {
+      sqsServer.stopAndWait();
+      sqsActors.terminate();
+    }
+  }
+
+  /** DynamoDB Local cannot report a port it chose itself, so ask the OS for one and hand it over. */
+  private static int freeLoopbackPort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package com.acme.fulfil.local.aws;
+
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveSpecification;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * Creates the resources the CDK stack creates, through the SDK, on whatever backend the connection
+ * points at: the orders queue with its redrive, the dead-letter queue, and the idempotency table.
+ */
+public final class OrdersStack {
+  /** The function's idempotency table layout (Powertools' defaults, as the CDK stack declares them). */
+  public static final String TABLE_PARTITION_KEY = "id";
+  public static final String TABLE_TTL_ATTRIBUTE = "expiration";
+
+  private final SqsClient sqs;
+  private final DynamoDbClient dynamoDb;
+
+  public OrdersStack(SqsClient sqs, DynamoDbClient dynamoDb) {
+    this.sqs = sqs;
+    this.dynamoDb = dynamoDb;
+  }
+
+  /** The DLQ (if the settings have a redrive) is named {@code <name>-dlq}, as in the CDK stack. */
+  public OrdersQueues createQueues(String name, QueueSettings settings) {
+    Optional<QueueRef> deadLetter = settings.redrive().map(redrive -> createQueue(name + "-dlq", Map.of(
+        QueueAttributeName.MESSAGE_RETENTION_PERIOD, seconds(redrive.dlqRetention()))));
+    var attributes = new java.util.HashMap<QueueAttributeName, String>();
+    attributes.put(QueueAttributeName.VISIBILITY_TIMEOUT, seconds(settings.visibilityTimeout()));
+    attributes.put(QueueAttributeName.MESSAGE_RETENTION_PERIOD, seconds(settings.retention()));
+    settings.redrive().ifPresent(redrive -> attributes.put(QueueAttributeName.REDRIVE_POLICY,
+        "{\"deadLetterTargetArn\":\"" + deadLetter.orElseThrow().arn()
+            + "\",\"maxReceiveCount\":\"" + redrive.maxReceiveCount() + "\"}"));
+    return new OrdersQueues(createQueue(name, attributes), deadLetter, settings);
+  }
+
+  public void createIdempotencyTable(String tableName) {
+    dynamoDb.createTable(table -> table
+        .tableName(tableName)
+        .billingMode(BillingMode.PAY_PER_REQUEST)
+        .attributeDefinitions(AttributeDefinition.builder()
+            .attributeName(TABLE_PARTITION_KEY).attributeType(ScalarAttributeType.S).build())
+        .keySchema(KeySchemaElement.builder().attributeName(TABLE_PARTITION_KEY).keyType(KeyType.HASH).build()));
+    dynamoDb.waiter().waitUntilTableExists(request -> request.tableName(tableName));
+    dynamoDb.updateTimeToLive(ttl -> ttl.tableName(tableName).timeToLiveSpecification(
+        TimeToLiveSpecification.builder().attributeName(TABLE_TTL_ATTRIBUTE).enabled(true).build()));
+  }
+
+  private QueueRef createQueue(String name, Map<QueueAttributeName, String> attributes) {
+    String url = sqs.createQueue(request -> request.queueName(name).attributes(attributes)).queueUrl();
+    String arn = sqs.getQueueAttributes(request -> request.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
+        .attributes().get(QueueAttributeName.QUEUE_ARN);
+    return new QueueRef(name, url, arn);
+  }
+
+  private static String seconds(java.time.Duration duration) {
+    return Long.toString(duration.toSeconds());
+  }
+}
