@@ -1,0 +1,237 @@
+package com.acme.fulfil.sim;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Partner API v1 over HTTP: the order in which the partner decides, and the wire format of each
+ * answer. State lives in the collaborators; this class only reads the request and writes the reply.
+ *
+ * <p>A POST goes: outage (503) → key (401) → body (400) → scripted reaction → degraded coin (503)
+ * → booking latency → content triggers (422) → booking (201). A GET goes: outage → key → scripted
+ * fault → {@code order_id} (400) → lookup latency → 200.
+ */
+final class PartnerHandler implements HttpHandler {
+
+  static final String SHIPMENTS = "/v1/shipments";
+
+  private final PartnerLedger ledger;
+  private final PartnerScript script;
+  private final PartnerConditions conditions;
+  private final PartnerPace pace;
+  private final ObjectMapper json;
+  private final JsonReply reply;
+
+  PartnerHandler(
+      PartnerLedger ledger, PartnerScript script, PartnerConditions conditions, PartnerPace pace, ObjectMapper json) {
+    this.ledger = ledger;
+    this.script = script;
+    this.conditions = conditions;
+    this.pace = pace;
+    this.json = json;
+    this.reply = new JsonReply(json, "application/json");
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      CountDownLatch release = conditions.releaseGate();
+      Optional<String> requestId = header(exchange, "X-Request-Id");
+      requestId.ifPresent(id -> exchange.getResponseHeaders().set("X-Request-Id", id));
+      if (!SHIPMENTS.equals(exchange.getRequestURI().getPath())) {
+        reply.send(exchange, 404, error("not_found", "no such resource"));
+        return;
+      }
+      switch (exchange.getRequestMethod()) {
+        case "POST" -> book(exchange, requestId, release);
+        case "GET" -> lookup(exchange, requestId, release);
+        default -> {
+          exchange.getResponseHeaders().set("Allow", "GET, POST");
+          reply.send(exchange, 405, error("method_not_allowed", "use POST to book or GET to look up"));
+        }
+      }
+    } catch (InterruptedException e) {
+      // The partner is closing: the exchange ends without an answer, as when a real partner goes away.
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void book(HttpExchange exchange, Optional<String> requestId, CountDownLatch release)
+      throws IOException, InterruptedException {
+    JsonNode body = readJson(exchange);
+    Optional<String> orderId = Optional.of(body.path("order_id")).filter(JsonNode::isTextual).map(JsonNode::asText);
+    ledger.received(new PartnerRequest("POST", orderId, requestId, conditions.now()));
+    ledger.postStarted();
+    try {
+      PartnerConditions.Condition condition = conditions.current();
+      if (refusedAtTheDoor(exchange, condition)) {
+        return;
+      }
+      ShipmentRequest shipment;
+      try {
+        shipment = ShipmentRequest.from(header(exchange, "Content-Type"), body);
+      } catch (ShipmentRequest.Invalid e) {
+        reply.send(exchange, 400, error("invalid_request", e.getMessage()));
+        return;
+      }
+      Optional<Reaction> scripted = script.takeForPost(shipment.orderId());
+      if (scripted.isPresent()) {
+        perform(exchange, scripted.get(), shipment, release);
+        return;
+      }
+      if (condition.mode() == PartnerMode.DEGRADED && pace.chance(condition.unavailableShare())) {
+        Thread.sleep(pace.lookup());
+        serverError(exchange, 503);
+        return;
+      }
+      // The partner learns an address is bad while booking, so a rejection costs a booking's time.
+      Thread.sleep(pace.booking(condition.mode()));
+      Optional<Reaction.Fault> rejection = shipment.rejection();
+      if (rejection.isPresent()) {
+        answer(exchange, rejection.get(), release);
+        return;
+      }
+      created(exchange, ledger.book(shipment, conditions.now()));
+    } finally {
+      ledger.postFinished();
+    }
+  }
+
+  private void lookup(HttpExchange exchange, Optional<String> requestId, CountDownLatch release)
+      throws IOException, InterruptedException {
+    Optional<String> orderId = queryParameter(exchange.getRequestURI().getRawQuery(), "order_id");
+    ledger.received(new PartnerRequest("GET", orderId, requestId, conditions.now()));
+    if (refusedAtTheDoor(exchange, conditions.current())) {
+      return;
+    }
+    Optional<Reaction.Fault> scripted = script.takeForLookup();
+    if (scripted.isPresent()) {
+      answer(exchange, scripted.get(), release);
+      return;
+    }
+    if (orderId.filter(id -> !id.isBlank()).isEmpty()) {
+      reply.send(exchange, 400, error("invalid_request", "the order_id query parameter is required"));
+      return;
+    }
+    Thread.sleep(pace.lookup());
+    reply.send(exchange, 200, Map.of("shipments",
+        ledger.bookingsFor(orderId.get()).stream().map(Booking::contractBody).toList()));
+  }
+
+  private boolean refusedAtTheDoor(HttpExchange exchange, PartnerConditions.Condition condition) throws IOException {
+    if (condition.mode() == PartnerMode.OUTAGE) {
+      serverError(exchange, 503);
+      return true;
+    }
+    if (!conditions.accepts(header(exchange, "X-Api-Key"))) {
+      ledger.unauthorized();
+      reply.send(exchange, 401, Map.of("error", "invalid_api_key"));
+      return true;
+    }
+    return false;
+  }
+
+  private void perform(HttpExchange exchange, Reaction reaction, ShipmentRequest shipment, CountDownLatch release)
+      throws IOException, InterruptedException {
+    switch (reaction) {
+      case Reaction.BookAfter(var delay) -> {
+        Thread.sleep(delay);
+        created(exchange, ledger.book(shipment, conditions.now()));
+      }
+      case Reaction.BookThenHang() -> {
+        ledger.book(shipment, conditions.now());
+        release.await();
+        drop(exchange);
+      }
+      case Reaction.BookThenDrop() -> {
+        ledger.book(shipment, conditions.now());
+        drop(exchange);
+      }
+      case Reaction.Fault fault -> answer(exchange, fault, release);
+    }
+  }
+
+  private void answer(HttpExchange exchange, Reaction.Fault fault, CountDownLatch release)
+      throws IOException, InterruptedException {
+    switch (fault) {
+      case Reaction.Hang() -> {
+        release.await();
+        drop(exchange);
+      }
+      case Reaction.Drop() -> drop(exchange);
+      case Reaction.ServerError(var status) -> serverError(exchange, status);
+      case Reaction.RateLimited(var retryAfterSeconds) -> {
+        exchange.getResponseHeaders().set("Retry-After", Integer.toString(retryAfterSeconds));
+        reply.send(exchange, 429, Map.of("error", "rate_limited"));
+      }
+      case Reaction.Rejected(var status, var error, var message) -> reply.send(exchange, status, error(error, message));
+    }
+  }
+
+  private void created(HttpExchange exchange, Booking booking) throws IOException {
+    reply.send(exchange, 201, booking.contractBody());
+  }
+
+  private void serverError(HttpExchange exchange, int status) throws IOException {
+    reply.send(exchange, status, Map.of("error", serverErrorName(status)));
+  }
+
+  /** Closing before any status line makes the JDK server close the socket: the client reads EOF. */
+  private static void drop(HttpExchange exchange) {
+    exchange.close();
+  }
+
+  private JsonNode readJson(HttpExchange exchange) throws IOException {
+    byte[] body = exchange.getRequestBody().readAllBytes();
+    try {
+      JsonNode tree = json.readTree(body);
+      return tree == null ? MissingNode.getInstance() : tree;
+    } catch (JsonProcessingException e) {
+      return MissingNode.getInstance();
+    }
+  }
+
+  private static Optional<String> header(HttpExchange exchange, String name) {
+    return Optional.ofNullable(exchange.getRequestHeaders().getFirst(name));
+  }
+
+  private static Optional<String> queryParameter(String rawQuery, String name) {
+    if (rawQuery == null) {
+      return Optional.empty();
+    }
+    return Arrays.stream(rawQuery.split("&"))
+        .map(pair -> pair.split("=", 2))
+        .filter(pair -> URLDecoder.decode(pair[0], StandardCharsets.UTF_8).equals(name))
+        .map(pair -> pair.length == 2 ? URLDecoder.decode(pair[1], StandardCharsets.UTF_8) : "")
+        .findFirst();
+  }
+
+  private static Map<String, String> error(String error, String message) {
+    Map<String, String> body = new LinkedHashMap<>();
+    body.put("error", error);
+    body.put("message", message);
+    return body;
+  }
+
+  private static String serverErrorName(int status) {
+    return switch (status) {
+      case 500 -> "internal_error";
+      case 502 -> "bad_gateway";
+      case 503 -> "service_unavailable";
+      case 504 -> "gateway_timeout";
+      default -> "server_error";
+    };
+  }
+}

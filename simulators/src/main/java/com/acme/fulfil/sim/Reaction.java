@@ -1,0 +1,116 @@
+package com.acme.fulfil.sim;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What the simulated partner does with one request instead of its normal service, when a test
+ * scripts it through {@link PartnerScript}.
+ *
+ * <p>Three reactions book (they exist for POST only); the {@link Fault}s book nothing and may answer
+ * a lookup too. Delays here are real time: the time-scale divisor applies to the latency model,
+ * not to what a test asks for explicitly.
+ */
+public sealed interface Reaction {
+
+  /** A reaction that books nothing; the only kind a lookup can be scripted with. */
+  sealed interface Fault extends Reaction permits Hang, Drop, ServerError, RateLimited, Rejected {}
+
+  /** Books after {@code delay} and answers 201: the "answer after the caller gave up" case. */
+  record BookAfter(Duration delay) implements Reaction {
+    public BookAfter {
+      Objects.requireNonNull(delay, "delay");
+      if (delay.isNegative()) {
+        throw new IllegalArgumentException("delay must not be negative, got " + delay);
+      }
+    }
+  }
+
+  /**
+   * Books at once, then never answers: the connection is held until the client gives up (and
+   * released, without a response, on {@link SimulatedPartner#reset()} or close).
+   */
+  record BookThenHang() implements Reaction {}
+
+  /** Books at once, then closes the connection without a status line. */
+  record BookThenDrop() implements Reaction {}
+
+  /** Books nothing and never answers (held like {@link BookThenHang}). */
+  record Hang() implements Fault {}
+
+  /** Books nothing and closes the connection without a status line. */
+  record Drop() implements Fault {}
+
+  /** Books nothing and answers a 5xx at once. */
+  record ServerError(int status) implements Fault {
+    public ServerError {
+      if (status < 500 || status > 599) {
+        throw new IllegalArgumentException("a server error is a 5xx status, got " + status);
+      }
+    }
+  }
+
+  /** Books nothing and answers 429 with {@code Retry-After: retryAfterSeconds}. */
+  record RateLimited(int retryAfterSeconds) implements Fault {
+    public RateLimited {
+      if (retryAfterSeconds < 0) {
+        throw new IllegalArgumentException("Retry-After must not be negative, got " + retryAfterSeconds);
+      }
+    }
+  }
+
+  /** Books nothing and answers a permanent 400 or 422 with the contract's error body. */
+  record Rejected(int status, String error, String message) implements Fault {
+    public Rejected {
+      if (status != 400 && status != 422) {
+        throw new IllegalArgumentException("the partner rejects with 400 or 422, got " + status);
+      }
+      Objects.requireNonNull(error, "error");
+      Objects.requireNonNull(message, "message");
+    }
+  }
+
+  static Reaction bookAfter(Duration delay) {
+    return new BookAfter(delay);
+  }
+
+  static Reaction bookThenHang() {
+    return new BookThenHang();
+  }
+
+  static Reaction bookThenDrop() {
+    return new BookThenDrop();
+  }
+
+  static Fault hang() {
+    return new Hang();
+  }
+
+  static Fault drop() {
+    return new Drop();
+  }
+
+  static Fault serverError(int status) {
+    return new ServerError(status);
+  }
+
+  static Fault unavailable() {
+    return new ServerError(503);
+  }
+
+  static Fault rateLimited(int retryAfterSeconds) {
+    return new RateLimited(retryAfterSeconds);
+  }
+
+  static Fault invalidRequest(String message) {
+    return new Rejected(400, "invalid_request", message);
+  }
+
+  static Fault addressRejected() {
+    return new Rejected(422, "address_rejected", "the courier could not validate the delivery address");
+  }
+
+  static Fault unsupportedDestination() {
+    return new Rejected(422, "unsupported_destination", "no courier serves the destination country");
+  }
+}
