@@ -1,0 +1,192 @@
+package com.acme.fulfil.partner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.acme.fulfil.order.OrderMessage;
+import com.acme.fulfil.order.Parcel;
+import com.acme.fulfil.order.Service;
+import com.acme.fulfil.order.ShipTo;
+import com.acme.fulfil.secrets.ApiKeySource;
+import com.acme.fulfil.secrets.SecretUnavailableException;
+import com.acme.fulfil.sim.PartnerRequest;
+import com.acme.fulfil.sim.Reaction;
+import com.acme.fulfil.sim.SecretsManagerEndpoint;
+import com.acme.fulfil.sim.SimulatedPartner;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+
+/** Error classification and key handling, over real HTTP to the simulated partner. */
+class PartnerClientTest {
+  private static final String SECRET = "partner-api-key";
+  private static SimulatedPartner partner;
+  private static SecretsManagerEndpoint secrets;
+  private static SecretsManagerClient secretsClient;
+  private static PartnerClient client;
+
+  @BeforeAll
+  static void start() {
+    partner = SimulatedPartner.start("key-1");
+    secrets = SecretsManagerEndpoint.start();
+    secrets.putSecret(SECRET, "key-1");
+    secretsClient = SecretsManagerClient.builder().endpointOverride(secrets.endpoint()).region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    client = new PartnerClient(PartnerClient.httpClient(), partner.baseUrl(), new ApiKeySource(secretsClient, SECRET),
+        new ObjectMapper());
+  }
+
+  @AfterAll
+  static void stop() {
+    partner.close();
+    secrets.close();
+    secretsClient.close();
+  }
+
+  @AfterEach
+  void healthy() {
+    partner.script().clear();
+    partner.healthy();
+  }
+
+  private static ShipmentRequest request(String orderId) {
+    return ShipmentRequest.of(new OrderMessage(orderId, Instant.parse("2026-11-20T14:03:11Z"), Service.EXPRESS,
+        new ShipTo("Ada Lovelace", "12 St James's Square", null, "London", "SW1Y 4JH", "GB"), List.of(new Parcel(1200))));
+  }
+
+  private static String orderId() {
+    return "ORD-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  private static Deadline seconds(int s) {
+    return Deadline.in(Duration.ofSeconds(s));
+  }
+
+  @Test
+  void bookingReturnsTheShipmentAndSendsTheRequestId() {
+    String orderId = orderId();
+    Shipment shipment = client.book(request(orderId), "attempt-42", seconds(5));
+
+    assertThat(shipment.orderId()).isEqualTo(orderId);
+    assertThat(partner.bookingsFor(orderId)).extracting(b -> b.shipmentId()).containsExactly(shipment.shipmentId());
+    assertThat(partner.requests()).map(PartnerRequest::requestId).contains(Optional.of("attempt-42"));
+  }
+
+  @Test
+  void lookupListsEveryBookingOldestFirst() {
+    String orderId = orderId();
+    Shipment first = client.book(request(orderId), "a", seconds(5));
+    Shipment second = client.book(request(orderId), "b", seconds(5));
+
+    assertThat(client.lookup(orderId, "c", seconds(5))).containsExactly(first, second);
+    assertThat(client.lookup(orderId(), "d", seconds(5))).isEmpty();
+  }
+
+  @Test
+  void badRequestAndRejectedAddressArePermanent() {
+    String orderId = orderId();
+    partner.script().forOrder(orderId, Reaction.invalidRequest("no"));
+    assertThatThrownBy(() -> client.book(request(orderId), "a", seconds(5)))
+        .isInstanceOfSatisfying(PartnerRejectedException.class, e -> {
+          assertThat(e.permanent()).isTrue();
+          assertThat(e.status()).isEqualTo(400);
+          assertThat(e.error()).isEqualTo("invalid_request");
+        });
+    String otherOrderId = orderId();
+    partner.script().forOrder(otherOrderId, Reaction.addressRejected());
+    assertThatThrownBy(() -> client.book(request(otherOrderId), "b", seconds(5)))
+        .isInstanceOfSatisfying(PartnerRejectedException.class, e -> assertThat(e.error()).isEqualTo("address_rejected"));
+  }
+
+  @Test
+  void rateLimitAndServerErrorsAreTransient() {
+    partner.script().nextPosts(1, Reaction.rateLimited(7)).nextPosts(1, Reaction.serverError(502));
+    assertThatThrownBy(() -> client.book(request(orderId()), "a", seconds(5)))
+        .isInstanceOf(PartnerUnavailableException.class).hasMessageContaining("429, Retry-After 7 s");
+    assertThatThrownBy(() -> client.book(request(orderId()), "b", seconds(5)))
+        .isInstanceOf(PartnerUnavailableException.class).hasMessageContaining("502");
+  }
+
+  @Test
+  void bookingThatOutlivesItsDeadlineHasAnUnknownOutcome() {
+    String orderId = orderId();
+    partner.script().forOrder(orderId, Reaction.bookThenHang());
+
+    assertThatThrownBy(() -> client.book(request(orderId), "a", Deadline.in(Duration.ofMillis(500))))
+        .isInstanceOf(PartnerOutcomeUnknownException.class).hasMessageContaining("deadline passed");
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+  }
+
+  @Test
+  void droppedConnectionAfterBookingHasAnUnknownOutcome() {
+    String orderId = orderId();
+    partner.script().forOrder(orderId, Reaction.bookThenDrop());
+
+    assertThatThrownBy(() -> client.book(request(orderId), "a", seconds(5)))
+        .isInstanceOf(PartnerOutcomeUnknownException.class);
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+  }
+
+  @Test
+  void lookupThatHangsIsTransientNotUnknown() {
+    partner.script().nextLookups(1, Reaction.hang());
+    assertThatThrownBy(() -> client.lookup(orderId(), "a", Deadline.in(Duration.ofMillis(300))))
+        .isInstanceOf(PartnerUnavailableException.class);
+  }
+
+  @Test
+  void partnerThatCannotBeReachedIsTransientNotUnknown() {
+    PartnerClient nowhere = new PartnerClient(PartnerClient.httpClient(), URI.create("http://127.0.0.1:1"),
+        new ApiKeySource(secretsClient, SECRET), new ObjectMapper());
+    assertThatThrownBy(() -> nowhere.book(request(orderId()), "a", seconds(2)))
+        .isInstanceOf(PartnerUnavailableException.class);
+  }
+
+  @Test
+  void rotatedKeyIsReReadOnceThenUsed() {
+    rotateTo("key-" + UUID.randomUUID());
+    int reads = secrets.requestCount("GetSecretValue");
+
+    client.book(request(orderId()), "a", seconds(5));
+    client.book(request(orderId()), "b", seconds(5));
+
+    assertThat(secrets.requestCount("GetSecretValue") - reads).isEqualTo(1);
+  }
+
+  @Test
+  void keyRefusedAfterARefreshIsTransient() {
+    partner.rotateKey("key-nobody-has");
+    try {
+      assertThatThrownBy(() -> client.book(request(orderId()), "a", seconds(5)))
+          .isInstanceOf(PartnerUnavailableException.class).hasMessageContaining("401");
+    } finally {
+      rotateTo("key-" + UUID.randomUUID());
+    }
+  }
+
+  private static void rotateTo(String key) {
+    partner.rotateKey(key);
+    secrets.putSecret(SECRET, key);
+  }
+
+  @Test
+  void unreadableSecretIsTransient() {
+    ApiKeySource missing = new ApiKeySource(secretsClient, "no-such-secret");
+    assertThatThrownBy(missing::current).isInstanceOf(SecretUnavailableException.class)
+        .hasMessageContaining("ResourceNotFoundException");
+  }
+}
