@@ -4,16 +4,20 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Function;
 
-/** Typed reads of optional settings (CDK context values arrive as strings or numbers-as-strings). */
-final class Settings {
+/**
+ * Typed reads of optional settings (CDK context values arrive as strings or numbers-as-strings). The
+ * timing budget and the CDK app's other settings read through this one class, so a bad value gets
+ * the same sentence wherever it is read.
+ */
+public final class Settings {
   private final Function<String, String> lookup;
 
-  Settings(Function<String, String> lookup) {
+  public Settings(Function<String, String> lookup) {
     this.lookup = lookup;
   }
 
-  Optional<Integer> integer(String name) {
-    return raw(name).map(v -> {
+  public Optional<Integer> integer(String name) {
+    return text(name).map(v -> {
       try {
         return Integer.valueOf(v);
       } catch (NumberFormatException e) {
@@ -22,15 +26,16 @@ final class Settings {
     });
   }
 
-  Optional<Duration> seconds(String name) {
+  public Optional<Duration> seconds(String name) {
     return integer(name).map(Duration::ofSeconds);
   }
 
-  Optional<Duration> days(String name) {
+  public Optional<Duration> days(String name) {
     return integer(name).map(Duration::ofDays);
   }
 
-  private Optional<String> raw(String name) {
+  /** The setting with surrounding blanks removed; a blank setting counts as not set. */
+  public Optional<String> text(String name) {
     return Optional.ofNullable(lookup.apply(name)).map(String::strip).filter(v -> !v.isEmpty());
   }
 }

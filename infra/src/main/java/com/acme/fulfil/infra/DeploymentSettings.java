@@ -1,0 +1,92 @@
+package com.acme.fulfil.infra;
+
+import com.acme.fulfil.timing.Settings;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * What the stack needs besides the timing numbers: where the partner is, which key it takes, who
+ * hears the alarms, how hard the partner may be pushed, and the function's artifact. Read once from
+ * CDK context; a value that cannot work fails {@code cdk synth} here instead of failing in AWS.
+ */
+public record DeploymentSettings(
+    String partnerBaseUrl,
+    Optional<String> partnerApiKeySecretArn,
+    Optional<String> alarmEmail,
+    int maxConcurrency,
+    int functionMemoryMb,
+    Path functionArtifact) {
+
+  /**
+   * Ten concurrent invocations, each with at most one partner call in flight per record: the partner
+   * sees at most 10 x min(batchSize, recordConcurrency) calls at once, 10 with the default batch of 1.
+   */
+  private static final int DEFAULT_MAX_CONCURRENCY = 10;
+  /** Until the performance measurements say otherwise. */
+  private static final int DEFAULT_FUNCTION_MEMORY_MB = 1024;
+  /** Relative to infra/, where {@code cdk} runs. */
+  private static final String DEFAULT_FUNCTION_ARTIFACT = "../function/target/fulfil-order.zip";
+
+  private static final Pattern COMPLETE_SECRET_ARN =
+      Pattern.compile("arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\\d{12}:secret:.+-[A-Za-z0-9]{6}");
+
+  public DeploymentSettings {
+    List<String> problems = new ArrayList<>();
+    if (partnerBaseUrl == null) {
+      problems.add("partnerBaseUrl is not set: pass the partner's HTTPS base URL, for example"
+          + " cdk deploy -c partnerBaseUrl=https://api.partner.example.");
+    } else if (!isHttpsUrl(partnerBaseUrl)) {
+      problems.add("partnerBaseUrl is '" + partnerBaseUrl + "' but must be an https:// URL with a host:"
+          + " the function sends the partner API key with every call.");
+    }
+    partnerApiKeySecretArn.filter(arn -> !COMPLETE_SECRET_ARN.matcher(arn).matches()).ifPresent(arn ->
+        problems.add("partnerApiKeySecretArn is '" + arn + "' but must be a complete secret ARN"
+            + " (arn:aws:secretsmanager:<region>:<account>:secret:<name>-<6 characters>, as"
+            + " aws secretsmanager describe-secret prints it): the function is allowed to read exactly that ARN."));
+    alarmEmail.filter(email -> !email.matches("[^@\\s]+@[^@\\s]+\\.[^@\\s]+")).ifPresent(email ->
+        problems.add("alarmEmail is '" + email + "' but must be one e-mail address."));
+    if (maxConcurrency < 2 || maxConcurrency > 1000) {
+      problems.add("maxConcurrency is " + maxConcurrency + " but the event source mapping accepts 2 to 1000;"
+          + " it caps the partner calls in flight at maxConcurrency x min(batchSize, recordConcurrency).");
+    }
+    if (functionMemoryMb < 128 || functionMemoryMb > 10240) {
+      problems.add("functionMemoryMb is " + functionMemoryMb + " but Lambda accepts 128 to 10240.");
+    }
+    if (functionArtifact == null || !Files.isRegularFile(functionArtifact)) {
+      problems.add("the function's artifact " + functionArtifact + " does not exist: run ./mvnw package first"
+          + " (from the repository root; it builds function/target/fulfil-order.zip), or point"
+          + " -c functionArtifact=<path> at a built one.");
+    }
+    if (!problems.isEmpty()) {
+      throw new InvalidDeploymentSettingsException(problems);
+    }
+  }
+
+  /** The settings from CDK context ({@code -c name=value} or cdk.json); relative paths are from the working directory. */
+  public static DeploymentSettings fromContext(Function<String, String> context) {
+    Settings s = new Settings(context);
+    return new DeploymentSettings(
+        s.text("partnerBaseUrl").orElse(null),
+        s.text("partnerApiKeySecretArn"),
+        s.text("alarmEmail"),
+        s.integer("maxConcurrency").orElse(DEFAULT_MAX_CONCURRENCY),
+        s.integer("functionMemoryMb").orElse(DEFAULT_FUNCTION_MEMORY_MB),
+        Path.of(s.text("functionArtifact").orElse(DEFAULT_FUNCTION_ARTIFACT)).toAbsolutePath().normalize());
+  }
+
+  private static boolean isHttpsUrl(String value) {
+    try {
+      URI uri = new URI(value);
+      return "https".equals(uri.getScheme()) && uri.getHost() != null;
+    } catch (URISyntaxException e) {
+      return false;
+    }
+  }
+}

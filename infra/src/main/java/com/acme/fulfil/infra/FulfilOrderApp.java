@@ -1,0 +1,64 @@
+package com.acme.fulfil.infra;
+
+import com.acme.fulfil.timing.TimingBudget;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import software.amazon.awscdk.App;
+
+/**
+ * {@code cdk synth} / {@code cdk deploy} entry point. Reads every setting from CDK context once; a
+ * set that would reproduce the incident or cannot work stops the synth with the sentences that say
+ * why, not with a stack trace.
+ */
+public final class FulfilOrderApp {
+  private static final String STACK_NAME = "fulfil-order";
+
+  private FulfilOrderApp() {}
+
+  public static void main(String[] args) {
+    App app = new App();
+    if (define(app, System.err).isEmpty()) {
+      System.exit(1);
+    }
+    app.synth();
+  }
+
+  /** The stack the app's context describes, or empty after explaining on {@code err} why there is none. */
+  static Optional<FulfilOrderStack> define(App app, PrintStream err) {
+    Function<String, String> context = key -> contextValue(app, key);
+    List<String> refusals = new ArrayList<>();
+    TimingBudget budget = readOrRefuse(() -> TimingBudget.fromSettings(context), refusals);
+    DeploymentSettings deployment = readOrRefuse(() -> DeploymentSettings.fromContext(context), refusals);
+    if (!refusals.isEmpty()) {
+      err.println("fulfil-order: cdk synth stopped, nothing was synthesized.");
+      refusals.forEach(err::println);
+      return Optional.empty();
+    }
+    return Optional.of(new FulfilOrderStack(app, STACK_NAME, budget, deployment));
+  }
+
+  private static <T> T readOrRefuse(Supplier<T> read, List<String> refusals) {
+    try {
+      return read.get();
+    } catch (IllegalArgumentException refused) {
+      refusals.add(refused.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * {@code -c key=value} arrives as a string, but a number in cdk.json arrives as a JSON number that
+   * Java may see as 600.0; a whole number is handed on as "600" so it reads like the command line.
+   */
+  private static String contextValue(App app, String key) {
+    Object value = app.getNode().tryGetContext(key);
+    if (value instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())) {
+      return Long.toString(n.longValue());
+    }
+    return value == null ? null : value.toString();
+  }
+}

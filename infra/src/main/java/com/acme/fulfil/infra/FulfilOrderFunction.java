@@ -1,0 +1,124 @@
+package com.acme.fulfil.infra;
+
+import com.acme.fulfil.timing.FunctionEnvironment;
+import com.acme.fulfil.timing.TimingBudget;
+import io.github.cdklabs.cdknag.NagPackSuppression;
+import io.github.cdklabs.cdknag.NagSuppressions;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awscdk.Annotations;
+import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
+import software.amazon.awscdk.services.dynamodb.ITable;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.Role;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
+import software.amazon.awscdk.services.lambda.Alias;
+import software.amazon.awscdk.services.lambda.Architecture;
+import software.amazon.awscdk.services.lambda.Code;
+import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.Runtime;
+import software.amazon.awscdk.services.lambda.SnapStartConf;
+import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
+import software.amazon.awscdk.services.lambda.eventsources.SqsEventSourceProps;
+import software.amazon.awscdk.services.logs.LogGroup;
+import software.amazon.awscdk.services.logs.RetentionDays;
+import software.amazon.awscdk.services.secretsmanager.ISecret;
+import software.amazon.awscdk.services.sqs.IQueue;
+import software.constructs.Construct;
+
+/**
+ * The {@code fulfil-order} function, the {@code live} alias its SnapStart snapshot is taken for, the
+ * event source mapping that feeds the alias from {@code orders-to-fulfil}, and a role that reaches
+ * exactly the function's log group, the idempotency table, the partner API key and the queue.
+ */
+public final class FulfilOrderFunction extends Construct {
+  private static final String FUNCTION_NAME = "fulfil-order";
+  private static final String ALIAS_NAME = "live";
+  private static final String HANDLER = "com.acme.fulfil.handler.FulfilOrderHandler::handleRequest";
+
+  private final Function function;
+  private final Alias alias;
+
+  public FulfilOrderFunction(Construct scope, String id, TimingBudget budget, DeploymentSettings deployment,
+      IQueue orders, ITable idempotency, ISecret partnerApiKey) {
+    super(scope, id);
+    LogGroup logs = LogGroup.Builder.create(this, "Logs")
+        .logGroupName("/aws/lambda/" + FUNCTION_NAME)
+        // Outlives source plus DLQ retention even at the SQS maxima (14 + 14 days), the same lifetime
+        // the idempotency TTL covers: the invocations of any message someone inspects are still there.
+        .retention(RetentionDays.ONE_MONTH)
+        .removalPolicy(RemovalPolicy.DESTROY)
+        .build();
+
+    // A role of our own instead of the default AWSLambdaBasicExecutionRole, whose log permissions
+    // reach every log group in the account.
+    Role role = Role.Builder.create(this, "Role")
+        .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
+        .description("fulfil-order: its log group, the idempotency table, the partner API key and orders-to-fulfil")
+        .build();
+    logs.grantWrite(role);
+    // What the idempotency store does with a record: read it, claim it, complete it, drop it on failure.
+    idempotency.grant(role, "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem");
+    role.addToPrincipalPolicy(PolicyStatement.Builder.create()
+        .actions(List.of("secretsmanager:GetSecretValue"))
+        .resources(List.of(partnerApiKey.getSecretArn()))
+        .build());
+
+    Map<String, String> environment = new HashMap<>(budget.functionEnvironment());
+    environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, idempotency.getTableName());
+    environment.put(FunctionEnvironment.PARTNER_BASE_URL, deployment.partnerBaseUrl());
+    environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, partnerApiKey.getSecretArn());
+    environment.put("POWERTOOLS_SERVICE_NAME", FUNCTION_NAME);
+    environment.put("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder");
+    // C1 only: a start compiles less, and an invocation that mostly waits on the partner never runs
+    // long enough to pay C2 back.
+    environment.put("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1");
+
+    function = Function.Builder.create(this, "Function")
+        .functionName(FUNCTION_NAME)
+        .description("Books exactly one courier per order from orders-to-fulfil")
+        .runtime(Runtime.JAVA_21)
+        .architecture(Architecture.ARM_64)
+        .handler(HANDLER)
+        .code(Code.fromAsset(deployment.functionArtifact().toString()))
+        .memorySize(deployment.functionMemoryMb())
+        .timeout(Duration.seconds(budget.functionTimeout().toSeconds()))
+        .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
+        .role(role)
+        .logGroup(logs)
+        .environment(environment)
+        .build();
+    NagSuppressions.addResourceSuppressions(function, List.of(NagPackSuppression.builder()
+        .id("AwsSolutions-L1")
+        .reason("Java 21 on purpose: the handler is compiled with --release 21, the project's runtime"
+            + " baseline; moving to java25 means moving the compiler release with it and re-measuring SnapStart restores.")
+        .build()));
+
+    // SnapStart only snapshots published versions, so the mapping invokes the alias, never $LATEST.
+    Annotations.of(function).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
+        "the live alias below publishes a version on every change");
+    alias = Alias.Builder.create(this, "Live")
+        .aliasName(ALIAS_NAME)
+        .version(function.getCurrentVersion())
+        .build();
+    // The event source grants the role what the mapping needs on orders-to-fulfil (receive, delete,
+    // attributes) and sqs:ChangeMessageVisibility, which the handler also calls itself to return a
+    // permanently failed message to the queue at once.
+    alias.addEventSource(new SqsEventSource(orders, SqsEventSourceProps.builder()
+        .batchSize(budget.batchSize())
+        .maxBatchingWindow(Duration.seconds(budget.batchingWindow().toSeconds()))
+        .reportBatchItemFailures(true)
+        .maxConcurrency(deployment.maxConcurrency())
+        .build()));
+  }
+
+  public Function function() {
+    return function;
+  }
+
+  public Alias alias() {
+    return alias;
+  }
+}

@@ -1,0 +1,75 @@
+package com.acme.fulfil.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DeploymentSettingsTest {
+  @TempDir Path dir;
+  private Path artifact;
+
+  @BeforeEach
+  void buildAnArtifact() throws IOException {
+    artifact = Files.createFile(dir.resolve("fulfil-order.zip"));
+  }
+
+  @Test
+  void defaultsProtectThePartnerAndNeedNoSecretOrEmail() {
+    DeploymentSettings settings = DeploymentSettings.fromContext(context(Map.of()));
+
+    assertThat(settings.maxConcurrency()).isEqualTo(10);
+    assertThat(settings.functionMemoryMb()).isEqualTo(1024);
+    assertThat(settings.partnerApiKeySecretArn()).isEmpty();
+    assertThat(settings.alarmEmail()).isEmpty();
+    assertThat(settings.functionArtifact()).isEqualTo(artifact.toAbsolutePath());
+  }
+
+  @Test
+  void missingArtifactSaysWhichBuildMakesIt() {
+    assertThatThrownBy(() -> DeploymentSettings.fromContext(
+            context(Map.of("functionArtifact", dir.resolve("absent.zip").toString()))))
+        .isInstanceOf(InvalidDeploymentSettingsException.class)
+        .hasMessageContaining("absent.zip does not exist: run ./mvnw package first");
+  }
+
+  @Test
+  void partnerMustBeReachedOverHttps() {
+    assertThatThrownBy(() -> DeploymentSettings.fromContext(context(Map.of("partnerBaseUrl", "http://partner.example"))))
+        .hasMessageContaining("partnerBaseUrl is 'http://partner.example' but must be an https:// URL");
+  }
+
+  @Test
+  void importedSecretMustBeACompleteArn() {
+    assertThatThrownBy(() -> DeploymentSettings.fromContext(context(Map.of(
+            "partnerApiKeySecretArn", "arn:aws:secretsmanager:eu-west-1:123456789012:secret:partner/api-key"))))
+        .hasMessageContaining("must be a complete secret ARN");
+  }
+
+  @Test
+  void memoryOutsideWhatLambdaAcceptsIsRefused() {
+    assertThatThrownBy(() -> DeploymentSettings.fromContext(context(Map.of("functionMemoryMb", "64"))))
+        .hasMessageContaining("functionMemoryMb is 64 but Lambda accepts 128 to 10240");
+  }
+
+  @Test
+  void alarmEmailMustBeOneAddress() {
+    assertThatThrownBy(() -> DeploymentSettings.fromContext(context(Map.of("alarmEmail", "oncall"))))
+        .hasMessageContaining("alarmEmail is 'oncall' but must be one e-mail address");
+  }
+
+  private Function<String, String> context(Map<String, String> overrides) {
+    Map<String, String> all = new HashMap<>(Map.of(
+        "partnerBaseUrl", "https://partner.example", "functionArtifact", artifact.toString()));
+    all.putAll(overrides);
+    return all::get;
+  }
+}

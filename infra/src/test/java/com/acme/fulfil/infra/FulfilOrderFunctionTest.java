@@ -1,0 +1,86 @@
+package com.acme.fulfil.infra;
+
+import static com.acme.fulfil.infra.Synth.arnOf;
+import static com.acme.fulfil.infra.Synth.ref;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+
+class FulfilOrderFunctionTest {
+  private final Template template = Synth.defaults();
+  private final String function = Synth.logicalId(template, "AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order"));
+
+  @Test
+  void functionRunsTheHandlersZipOnJava21Arm64ForFiveMinutes() {
+    template.hasResourceProperties("AWS::Lambda::Function", Map.of(
+        "FunctionName", "fulfil-order",
+        "Handler", "com.acme.fulfil.handler.FulfilOrderHandler::handleRequest",
+        "Runtime", "java21",
+        "Architectures", List.of("arm64"),
+        "Timeout", 300,
+        "MemorySize", 1024,
+        "Code", Map.of("S3Key", Match.stringLikeRegexp(".*\\.zip"))));
+  }
+
+  @Test
+  void snapStartSnapshotsPublishedVersionsAndTheLiveAliasPointsAtTheCurrentOne() {
+    template.hasResourceProperties("AWS::Lambda::Function", Map.of(
+        "FunctionName", "fulfil-order",
+        "SnapStart", Map.of("ApplyOn", "PublishedVersions")));
+    String version = Synth.logicalId(template, "AWS::Lambda::Version", Map.of("FunctionName", ref(function)));
+    template.hasResourceProperties("AWS::Lambda::Alias", Match.objectEquals(Map.of(
+        "Name", "live",
+        "FunctionName", ref(function),
+        "FunctionVersion", Map.of("Fn::GetAtt", List.of(version, "Version")))));
+  }
+
+  @Test
+  void environmentCarriesTheBudgetTheTableThePartnerAndTheSecret() {
+    String table = Synth.logicalId(template, "AWS::DynamoDB::Table", Map.of("TableName", "fulfil-order-idempotency"));
+    String secret = Synth.logicalId(template, "AWS::SecretsManager::Secret", Map.of("Name", "fulfil-order/partner-api-key"));
+    template.hasResourceProperties("AWS::Lambda::Function", Map.of(
+        "FunctionName", "fulfil-order",
+        "Environment", Match.objectEquals(Map.of("Variables", Map.ofEntries(
+            Map.entry("PARTNER_WORST_CASE_MS", "280000"),
+            Map.entry("PARTNER_DEADLINE_MARGIN_MS", "10000"),
+            Map.entry("RECORD_CONCURRENCY", "10"),
+            Map.entry("MAX_RECEIVE_COUNT", "5"),
+            Map.entry("IDEMPOTENCY_TTL_SECONDS", "1814400"),
+            Map.entry("IDEMPOTENCY_TABLE_NAME", ref(table)),
+            Map.entry("PARTNER_BASE_URL", Synth.PARTNER_BASE_URL),
+            Map.entry("PARTNER_API_KEY_SECRET_ID", ref(secret)),
+            Map.entry("POWERTOOLS_SERVICE_NAME", "fulfil-order"),
+            Map.entry("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder"),
+            Map.entry("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1"))))));
+  }
+
+  @Test
+  void functionLogsToItsOwnLogGroupKeptThirtyDays() {
+    String logGroup = Synth.logicalId(template, "AWS::Logs::LogGroup", Map.of(
+        "LogGroupName", "/aws/lambda/fulfil-order",
+        "RetentionInDays", 30));
+    template.hasResourceProperties("AWS::Lambda::Function", Map.of(
+        "FunctionName", "fulfil-order",
+        "LoggingConfig", Match.objectEquals(Map.of("LogGroup", ref(logGroup)))));
+  }
+
+  @Test
+  void queueFeedsTheLiveAliasOneOrderAtATimeReportingSingleFailures() {
+    String queue = Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil"));
+    String alias = Synth.logicalId(template, "AWS::Lambda::Alias", Map.of("Name", "live"));
+    // The alias's function name and qualifier, not the bare function: $LATEST has no SnapStart snapshot.
+    Map<String, Object> liveAlias = Map.of("Fn::Join", List.of("", List.of(
+        Map.of("Fn::Select", List.of(6, Map.of("Fn::Split", List.of(":", ref(alias))))), ":live")));
+    template.resourceCountIs("AWS::Lambda::EventSourceMapping", 1);
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", Map.of(
+        "EventSourceArn", arnOf(queue),
+        "FunctionName", Match.objectEquals(liveAlias),
+        "BatchSize", 1,
+        "MaximumBatchingWindowInSeconds", 0,
+        "FunctionResponseTypes", List.of("ReportBatchItemFailures"),
+        "ScalingConfig", Match.objectEquals(Map.of("MaximumConcurrency", 10))));
+  }
+}

@@ -1,0 +1,61 @@
+package com.acme.fulfil.infra;
+
+import static com.acme.fulfil.infra.Synth.arnOf;
+import static com.acme.fulfil.infra.Synth.ref;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.assertions.Match;
+import software.amazon.awscdk.assertions.Template;
+
+class PermissionsTest {
+  private final Template template = Synth.defaults();
+
+  @Test
+  void functionMayTouchOnlyItsLogsTableSecretAndQueue() {
+    String logs = Synth.logicalId(template, "AWS::Logs::LogGroup", Map.of("LogGroupName", "/aws/lambda/fulfil-order"));
+    String table = Synth.logicalId(template, "AWS::DynamoDB::Table", Map.of("TableName", "fulfil-order-idempotency"));
+    String secret = Synth.logicalId(template, "AWS::SecretsManager::Secret", Map.of("Name", "fulfil-order/partner-api-key"));
+    String queue = Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil"));
+
+    assertThat(Synth.roleStatements(template)).containsExactlyInAnyOrder(
+        Map.of("Effect", "Allow",
+            "Action", List.of("logs:CreateLogStream", "logs:PutLogEvents"),
+            "Resource", arnOf(logs)),
+        Map.of("Effect", "Allow",
+            "Action", List.of("dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"),
+            "Resource", arnOf(table)),
+        Map.of("Effect", "Allow",
+            "Action", "secretsmanager:GetSecretValue",
+            "Resource", ref(secret)),
+        // ChangeMessageVisibility also serves the handler, which returns permanent failures at once.
+        Map.of("Effect", "Allow",
+            "Action", List.of("sqs:ChangeMessageVisibility", "sqs:DeleteMessage", "sqs:GetQueueAttributes",
+                "sqs:GetQueueUrl", "sqs:ReceiveMessage"),
+            "Resource", arnOf(queue)));
+  }
+
+  @Test
+  void noStatementReachesEveryResource() {
+    assertThat(Synth.roleStatements(template))
+        .extracting(statement -> statement.get("Resource"))
+        .doesNotContain("*")
+        .allSatisfy(resource -> assertThat(resource.toString()).doesNotContain("*"));
+  }
+
+  @Test
+  void roleCarriesNoManagedPolicyAndOnlyLambdaMayAssumeIt() {
+    template.resourceCountIs("AWS::IAM::Role", 1);
+    // Exact match: a ManagedPolicyArns entry (say AWSLambdaBasicExecutionRole) would fail it.
+    template.hasResourceProperties("AWS::IAM::Role", Match.objectEquals(Map.of(
+        "Description", Match.anyValue(),
+        "AssumeRolePolicyDocument", Map.of(
+            "Version", "2012-10-17",
+            "Statement", List.of(Map.of(
+                "Action", "sts:AssumeRole",
+                "Effect", "Allow",
+                "Principal", Map.of("Service", "lambda.amazonaws.com")))))));
+  }
+}

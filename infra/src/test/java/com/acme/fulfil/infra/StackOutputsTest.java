@@ -1,0 +1,27 @@
+package com.acme.fulfil.infra;
+
+import static com.acme.fulfil.infra.Synth.ref;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awscdk.assertions.Template;
+
+class StackOutputsTest {
+  private final Template template = Synth.defaults();
+
+  @Test
+  void outputsNameWhatOnCallAndTheProducerNeed() {
+    template.hasOutput("QueueUrl", Map.of("Value",
+        ref(Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil")))));
+    template.hasOutput("DlqUrl", Map.of("Value",
+        ref(Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil-dlq")))));
+    template.hasOutput("AlarmTopicArn", Map.of("Value",
+        ref(Synth.logicalId(template, "AWS::SNS::Topic", Map.of("TopicName", "fulfil-order-alarms")))));
+    template.hasOutput("IdempotencyTableName", Map.of("Value",
+        ref(Synth.logicalId(template, "AWS::DynamoDB::Table", Map.of("TableName", "fulfil-order-idempotency")))));
+    template.hasOutput("FunctionAliasArn", Map.of("Value",
+        ref(Synth.logicalId(template, "AWS::Lambda::Alias", Map.of("Name", "live")))));
+    template.hasOutput("PartnerApiKeySecretArn", Map.of("Value",
+        ref(Synth.logicalId(template, "AWS::SecretsManager::Secret", Map.of("Name", "fulfil-order/partner-api-key")))));
+  }
+}
