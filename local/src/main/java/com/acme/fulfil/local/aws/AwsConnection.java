@@ -10,6 +10,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -79,6 +80,15 @@ public record AwsConnection(
         .credentialsProvider(StaticCredentialsProvider.create(credentials))
         .httpClientBuilder(UrlConnectionHttpClient.builder());
     dynamoDbEndpoint.ifPresent(builder::endpointOverride);
+    return builder.build();
+  }
+
+  public SecretsManagerClient secretsManagerClient() {
+    var builder = SecretsManagerClient.builder()
+        .region(Region.of(region))
+        .credentialsProvider(StaticCredentialsProvider.create(credentials))
+        .httpClientBuilder(UrlConnectionHttpClient.builder());
+    secretsManagerEndpoint.ifPresent(builder::endpointOverride);
     return builder.build();
   }
 }

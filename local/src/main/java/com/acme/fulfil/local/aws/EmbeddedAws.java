@@ -1,7 +1,9 @@
 package com.acme.fulfil.local.aws;
 
+import com.amazonaws.services.dynamodbv2.local.main.CommandLineInput;
 import com.amazonaws.services.dynamodbv2.local.main.ServerRunner;
 import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
+import com.acme.fulfil.sim.SecretsManagerEndpoint;
 import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,8 +17,10 @@ import org.elasticmq.rest.sqs.SQSRestServerBuilder;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 
 /**
- * SQS (ElasticMQ) and DynamoDB (DynamoDB Local) inside this JVM, each on its own loopback port, so the
- * real SDK clients (the function's and the AWS CLI's) talk to them over HTTP exactly as to AWS.
+ * SQS (ElasticMQ), DynamoDB (DynamoDB Local) and Secrets Manager (the simulators' endpoint) inside
+ * this JVM, each on its own loopback port, so the real SDK clients (the function's and the AWS CLI's)
+ * talk to them over HTTP exactly as to AWS: the function reads its partner key through the same
+ * Secrets Manager call it makes in AWS.
  *
  * <p>Two behaviours differ from AWS and the callers handle them knowingly: ElasticMQ ignores
  * MessageRetentionPeriod, and it answers a delete with a stale receipt handle with
@@ -31,17 +35,19 @@ public final class EmbeddedAws implements AwsBackend {
   private final ActorSystem sqsActors;
   private final SQSRestServer sqsServer;
   private final DynamoDBProxyServer dynamoDbServer;
+  private final SecretsManagerEndpoint secretsManager;
   private final AwsConnection connection;
 
   private EmbeddedAws(ActorSystem sqsActors, SQSRestServer sqsServer, int sqsPort,
-      DynamoDBProxyServer dynamoDbServer, int dynamoDbPort) {
+      DynamoDBProxyServer dynamoDbServer, int dynamoDbPort, SecretsManagerEndpoint secretsManager) {
     this.sqsActors = sqsActors;
     this.sqsServer = sqsServer;
     this.dynamoDbServer = dynamoDbServer;
+    this.secretsManager = secretsManager;
     this.connection = new AwsConnection(REGION, CREDENTIALS,
         Optional.of(URI.create("http://" + LOOPBACK + ":" + sqsPort)),
         Optional.of(URI.create("http://" + LOOPBACK + ":" + dynamoDbPort)),
-        Optional.empty());
+        Optional.of(secretsManager.endpoint()));
   }
 
   public static EmbeddedAws start() {
@@ -51,6 +57,7 @@ public final class EmbeddedAws implements AwsBackend {
         .parseString("pekko.loglevel = WARNING\npekko.stdout-loglevel = WARNING")
         .withFallback(ConfigFactory.load()));
     SQSRestServer sqs = null;
+    DynamoDBProxyServer dynamoDb = null;
     try {
       sqs = SQSRestServerBuilder.withActorSystem(actors)
           .withInterface(LOOPBACK)
@@ -61,11 +68,17 @@ public final class EmbeddedAws implements AwsBackend {
       int dynamoDbPort = freeLoopbackPort();
       // -sharedDb: one database whatever the caller's access key and region, so the function, the
       // scenario and an AWS CLI with any profile all see the same table.
-      DynamoDBProxyServer dynamoDb = ServerRunner.createServerFromCommandLineArgs(new String[] {
+      CommandLineInput dynamoDbOptions = new CommandLineInput(new String[] {
           "-inMemory", "-sharedDb", "-disableTelemetry", "-port", Integer.toString(dynamoDbPort)});
+      if (!dynamoDbOptions.init()) {
+        throw new IllegalStateException("DynamoDB Local refused its options");
+      }
+      // createServer, not createServerFromCommandLineArgs: the latter prints a banner to stdout.
+      dynamoDb = ServerRunner.createServer(dynamoDbOptions);
       dynamoDb.start();
-      return new EmbeddedAws(actors, sqs, sqsPort, dynamoDb, dynamoDbPort);
+      return new EmbeddedAws(actors, sqs, sqsPort, dynamoDb, dynamoDbPort, SecretsManagerEndpoint.start());
     } catch (Exception e) {
+      stopQuietly(dynamoDb);
       if (sqs != null) {
         sqs.stopAndWait();
       }
@@ -81,18 +94,26 @@ public final class EmbeddedAws implements AwsBackend {
 
   @Override
   public String name() {
-    return "embedded (ElasticMQ + DynamoDB Local)";
+    return "embedded (ElasticMQ, DynamoDB Local, Secrets Manager simulator)";
   }
 
   @Override
   public void close() {
+    secretsManager.close();
+    stopQuietly(dynamoDbServer);
+    sqsServer.stopAndWait();
+    sqsActors.terminate();
+  }
+
+  /** Closing is best effort: an in-memory database that fails to stop loses nothing. */
+  private static void stopQuietly(DynamoDBProxyServer dynamoDb) {
+    if (dynamoDb == null) {
+      return;
+    }
     try {
-      dynamoDbServer.stop();
+      dynamoDb.stop();
     } catch (Exception e) {
-      throw new IllegalStateException("DynamoDB Local did not stop", e);
-    } finally {
-      sqsServer.stopAndWait();
-      sqsActors.terminate();
+      System.getLogger(EmbeddedAws.class.getName()).log(System.Logger.Level.WARNING, "DynamoDB Local did not stop: " + e);
     }
   }
 

@@ -1,5 +1,7 @@
 package com.acme.fulfil.local.aws;
 
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -9,12 +11,15 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveSpecification;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.secretsmanager.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Creates the resources the CDK stack creates, through the SDK, on whatever backend the connection
- * points at: the orders queue with its redrive, the dead-letter queue, and the idempotency table.
+ * points at: the orders queue with its redrive, the dead-letter queue, the idempotency table and the
+ * partner key's secret.
  */
 public final class OrdersStack {
   /** The function's idempotency table layout (Powertools' defaults, as the CDK stack declares them). */
@@ -23,17 +28,19 @@ public final class OrdersStack {
 
   private final SqsClient sqs;
   private final DynamoDbClient dynamoDb;
+  private final SecretsManagerClient secrets;
 
-  public OrdersStack(SqsClient sqs, DynamoDbClient dynamoDb) {
+  public OrdersStack(SqsClient sqs, DynamoDbClient dynamoDb, SecretsManagerClient secrets) {
     this.sqs = sqs;
     this.dynamoDb = dynamoDb;
+    this.secrets = secrets;
   }
 
   /** The DLQ (if the settings have a redrive) is named {@code <name>-dlq}, as in the CDK stack. */
   public OrdersQueues createQueues(String name, QueueSettings settings) {
     Optional<QueueRef> deadLetter = settings.redrive().map(redrive -> createQueue(name + "-dlq", Map.of(
         QueueAttributeName.MESSAGE_RETENTION_PERIOD, seconds(redrive.dlqRetention()))));
-    var attributes = new java.util.HashMap<QueueAttributeName, String>();
+    var attributes = new HashMap<QueueAttributeName, String>();
     attributes.put(QueueAttributeName.VISIBILITY_TIMEOUT, seconds(settings.visibilityTimeout()));
     attributes.put(QueueAttributeName.MESSAGE_RETENTION_PERIOD, seconds(settings.retention()));
     settings.redrive().ifPresent(redrive -> attributes.put(QueueAttributeName.REDRIVE_POLICY,
@@ -54,6 +61,15 @@ public final class OrdersStack {
         TimeToLiveSpecification.builder().attributeName(TABLE_TTL_ATTRIBUTE).enabled(true).build()));
   }
 
+  /** Stores the partner's API key as the secret's current value, creating the secret the first time (a rotation after that). */
+  public void putPartnerKey(String secretId, String apiKey) {
+    try {
+      secrets.putSecretValue(request -> request.secretId(secretId).secretString(apiKey));
+    } catch (ResourceNotFoundException e) {
+      secrets.createSecret(request -> request.name(secretId).secretString(apiKey));
+    }
+  }
+
   private QueueRef createQueue(String name, Map<QueueAttributeName, String> attributes) {
     String url = sqs.createQueue(request -> request.queueName(name).attributes(attributes)).queueUrl();
     String arn = sqs.getQueueAttributes(request -> request.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
@@ -61,7 +77,7 @@ public final class OrdersStack {
     return new QueueRef(name, url, arn);
   }
 
-  private static String seconds(java.time.Duration duration) {
+  private static String seconds(Duration duration) {
     return Long.toString(duration.toSeconds());
   }
 }

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * The invocation's {@link Context}: the remaining time really counts down to the function timeout, so
  * a handler that budgets its partner call against it behaves as it does in Lambda.
  */
-final class LocalLambdaContext implements Context {
+public final class LocalLambdaContext implements Context {
   /** Only reported to the handler; nothing here enforces memory. */
   private static final int MEMORY_MB = 1024;
 
@@ -19,7 +19,7 @@ final class LocalLambdaContext implements Context {
   private final long deadlineNanos;
   private final LambdaLogger logger;
 
-  LocalLambdaContext(FunctionIdentity function, String requestId, long deadlineNanos) {
+  public LocalLambdaContext(FunctionIdentity function, String requestId, long deadlineNanos) {
     this.function = function;
     this.requestId = requestId;
     this.deadlineNanos = deadlineNanos;

@@ -11,14 +11,14 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
 /** Turns received SQS messages into the event Lambda hands the function, field for field. */
-final class SqsEventTranslator {
+public final class SqsEventTranslator {
   private final QueueRef queue;
 
-  SqsEventTranslator(QueueRef queue) {
+  public SqsEventTranslator(QueueRef queue) {
     this.queue = queue;
   }
 
-  SQSEvent toEvent(List<Message> messages) {
+  public SQSEvent toEvent(List<Message> messages) {
     SQSEvent event = new SQSEvent();
     event.setRecords(messages.stream().map(this::toRecord).toList());
     return event;

@@ -48,7 +48,7 @@ class SqsEventSourceMappingTest {
   static void startAws() {
     aws = EmbeddedAws.start();
     sqs = aws.connection().sqsClient();
-    stack = new OrdersStack(sqs, aws.connection().dynamoDbClient());
+    stack = new OrdersStack(sqs, aws.connection().dynamoDbClient(), aws.connection().secretsManagerClient());
   }
 
   @AfterAll

@@ -1,0 +1,75 @@
+package com.acme.fulfil.local;
+
+import com.acme.fulfil.local.aws.QueueSettings;
+import com.acme.fulfil.local.esm.EsmSettings;
+import com.acme.fulfil.timing.TimingBudget;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One way of running fulfil-order: the queue as created, the event source mapping, which function
+ * code runs behind it and the timing part of that function's environment. Already time-scaled.
+ */
+public record Deployment(
+    String name,
+    String title,
+    String queueName,
+    QueueSettings queue,
+    EsmSettings mapping,
+    FunctionCode function,
+    Map<String, String> timingEnvironment) {
+
+  /** Which handler the mapping invokes. */
+  public enum FunctionCode {
+    /** This project's FulfilOrderHandler. */
+    FULFIL_ORDER,
+    /** The function the incident ran: book, and throw on anything but 201 (see IncidentHandler). */
+    INCIDENT
+  }
+
+  public Deployment {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(title, "title");
+    Objects.requireNonNull(queueName, "queueName");
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(mapping, "mapping");
+    Objects.requireNonNull(function, "function");
+    timingEnvironment = Map.copyOf(timingEnvironment);
+  }
+
+  /**
+   * This project's configuration: everything from the same {@code TimingBudget} the CDK stack
+   * deploys (6 x function timeout visibility, DLQ after maxReceiveCount, retention), scaled.
+   */
+  public static Deployment fulfilOrder(TimingBudget budget, TimeScale scale, int maxConcurrency) {
+    TimingBudget local = budget.scaledDown(scale.divisor());
+    return new Deployment("fixed", "this project", "orders-to-fulfil",
+        new QueueSettings(local.visibilityTimeout(), local.sourceRetention(),
+            Optional.of(new QueueSettings.Redrive(local.maxReceiveCount(), local.dlqRetention()))),
+        EsmSettings.from(local, maxConcurrency, scale.pollWait()),
+        FunctionCode.FULFIL_ORDER,
+        local.functionEnvironment());
+  }
+
+  /**
+   * The incident's configuration, as the seeds describe it, which no {@code TimingBudget} accepts: a
+   * queue left on SQS's defaults (30 s visibility, 4 days' retention, no redrive policy, so no DLQ),
+   * a 300 s function, batch size 1 and no batching window, running the incident's function.
+   */
+  public static Deployment incident(TimeScale scale, int maxConcurrency) {
+    Duration visibility = scale.toLocal(Duration.ofSeconds(30));
+    Duration retention = scale.toLocal(Duration.ofDays(4));
+    Duration functionTimeout = scale.toLocal(Duration.ofSeconds(300));
+    return new Deployment("incident", "the incident (30 s visibility, no DLQ)", "incident-orders-to-fulfil",
+        new QueueSettings(visibility, retention, Optional.empty()),
+        new EsmSettings(1, Duration.ZERO, maxConcurrency, functionTimeout, scale.pollWait()),
+        FunctionCode.INCIDENT,
+        Map.of());
+  }
+
+  public boolean hasDeadLetterQueue() {
+    return queue.redrive().isPresent();
+  }
+}

@@ -1,0 +1,154 @@
+package com.acme.fulfil.local;
+
+import com.acme.fulfil.local.aws.AwsConnection;
+import com.acme.fulfil.local.aws.EmbeddedAws;
+import com.acme.fulfil.local.aws.OrdersStack;
+import com.acme.fulfil.local.scenario.DeploymentReport;
+import com.acme.fulfil.local.scenario.ReportJson;
+import com.acme.fulfil.local.scenario.ReportText;
+import com.acme.fulfil.local.scenario.Scenario;
+import com.acme.fulfil.local.scenario.ScenarioSettings;
+import com.acme.fulfil.local.scenario.ServeMode;
+import com.acme.fulfil.timing.TimingBudget;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * README's first command: the incident and the fix, side by side, on an embedded AWS stack; or, with
+ * {@code --serve}, the stack left running for the AWS CLI. Exits 1 if this project's configuration
+ * booked an order twice or lost one, so CI can run it as a check.
+ */
+public final class LocalRun {
+  /** The partner tail and the deadline of the default run, in local time. */
+  private static final Duration SEND_SPREAD = Duration.ofSeconds(10);
+  private static final Duration HEALTHY_DEADLINE = Duration.ofSeconds(30);
+  private static final Duration RETRYING_DEADLINE = Duration.ofSeconds(150);
+
+  private LocalRun() {}
+
+  public static void main(String[] args) throws Exception {
+    RunOptions options;
+    try {
+      options = RunOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.err.println();
+      System.err.print(RunOptions.USAGE);
+      System.exit(2);
+      return;
+    }
+    if (options.help()) {
+      System.out.print(RunOptions.USAGE);
+      return;
+    }
+    Path log = LocalLogging.configure(options.serve());
+    TimeScale scale = TimeScale.INCIDENT_REPLAY;
+    TimingBudget budget = TimingBudget.builder().batchSize(options.batchSize()).build();
+    PrintStream out = System.out;
+    long started = System.nanoTime();
+    try (EmbeddedAws aws = EmbeddedAws.start();
+        SqsClient sqs = aws.connection().sqsClient();
+        DynamoDbClient dynamoDb = aws.connection().dynamoDbClient();
+        SecretsManagerClient secrets = aws.connection().secretsManagerClient()) {
+      AwsConnection connection = aws.connection();
+      // The in-process function builds its SDK clients from the default chains: point them at the stack.
+      connection.sdkSystemProperties().forEach(System::setProperty);
+      OrdersStack stack = new OrdersStack(sqs, dynamoDb, secrets);
+      if (options.serve()) {
+        new ServeMode(connection, stack, sqs, scale)
+            .serve(Deployment.fulfilOrder(budget, scale, options.concurrency()), options.seed(), out);
+        return;
+      }
+      int exit = runScenario(options, scale, budget, connection, stack, sqs, out, log, started);
+      out.flush();
+      System.exit(exit);
+    }
+  }
+
+  private static int runScenario(RunOptions options, TimeScale scale, TimingBudget budget, AwsConnection connection,
+      OrdersStack stack, SqsClient sqs, PrintStream out, Path log, long started) throws InterruptedException, IOException {
+    List<Deployment> deployments = new ArrayList<>();
+    if (options.configurations().contains("incident")) {
+      deployments.add(Deployment.incident(scale, options.concurrency()));
+    }
+    if (options.configurations().contains("fixed")) {
+      deployments.add(Deployment.fulfilOrder(budget, scale, options.concurrency()));
+    }
+    ScenarioSettings settings = new ScenarioSettings(options.orders(), options.poisonShare(), options.rejectedShare(),
+        options.partnerDay(), options.seed(), SEND_SPREAD,
+        options.deadline().orElse(options.partnerDay().causesRetries() ? RETRYING_DEADLINE : HEALTHY_DEADLINE));
+    out.println(header(settings, scale, deployments, log));
+    Progress progress = new Progress(out);
+    List<DeploymentReport> reports =
+        new Scenario(connection, stack, sqs, scale, settings).run(deployments, progress);
+    progress.done();
+    out.println();
+    out.println(new ReportText(scale).format(reports));
+    if (options.json().isPresent()) {
+      new ReportJson(scale, settings).write(reports, options.json().get());
+      out.println("JSON report: " + options.json().get().toAbsolutePath());
+    }
+    out.printf("Wall time: %.1f s, embedded stack start-up included.%n", (System.nanoTime() - started) / 1e9);
+    boolean fixedKeptItsPromises = reports.stream()
+        .filter(r -> r.configuration().equals("fixed"))
+        .allMatch(r -> r.bookedTwiceOrMore() == 0 && r.lost() == 0);
+    return fixedKeptItsPromises ? 0 : 1;
+  }
+
+  private static String header(ScenarioSettings settings, TimeScale scale, List<Deployment> deployments, Path log) {
+    List<String> lines = new ArrayList<>();
+    lines.add("Time scale " + scale + ": every duration divided by " + scale.divisor()
+        + " (30 s visibility -> 1 s, 1,800 s -> 60 s, a 280 s partner call -> 9.3 s); real-world equivalents in brackets.");
+    lines.add(settings.orders() + " orders over " + SEND_SPREAD.toSeconds() + " s, "
+        + Math.round(settings.poisonShare() * 100) + "% poison, " + Math.round(settings.rejectedShare() * 100)
+        + "% rejected by the partner; partner: " + settings.partnerDay().description() + "; seed " + settings.seed()
+        + "; deadline " + settings.deadline().toSeconds() + " s.");
+    for (Deployment d : deployments) {
+      lines.add(String.format("  %-9s visibility %2d s, function timeout %2d s, batch %2d, concurrency %d, %s",
+          d.name(), d.queue().visibilityTimeout().toSeconds(), d.mapping().functionTimeout().toSeconds(),
+          d.mapping().batchSize(), d.mapping().maxConcurrency(),
+          d.queue().redrive().map(r -> "DLQ after " + r.maxReceiveCount() + " receives").orElse("no DLQ")));
+    }
+    lines.add("Function and stack logs: " + log);
+    return String.join(System.lineSeparator(), lines);
+  }
+
+  /** Rewrites one line on a terminal; in a log (CI), prints a line every five seconds instead. */
+  private static final class Progress implements Consumer<String> {
+    private static final long LOG_EVERY_NANOS = Duration.ofSeconds(5).toNanos();
+    private final PrintStream out;
+    private final boolean terminal = System.console() != null;
+    private long lastLogged;
+    private int width;
+
+    Progress(PrintStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public void accept(String line) {
+      if (terminal) {
+        out.print("\r" + line + " ".repeat(Math.max(0, width - line.length())));
+        width = line.length();
+        out.flush();
+      } else if (System.nanoTime() - lastLogged >= LOG_EVERY_NANOS) {
+        out.println(line);
+        lastLogged = System.nanoTime();
+      }
+    }
+
+    void done() {
+      if (terminal) {
+        out.println();
+      }
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package com.acme.fulfil.local;
+
+import com.acme.fulfil.local.scenario.PartnerDay;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+
+/** The command line of README's first command, parsed once. */
+public record RunOptions(
+    boolean help,
+    boolean serve,
+    int orders,
+    double poisonShare,
+    double rejectedShare,
+    PartnerDay partnerDay,
+    int batchSize,
+    int concurrency,
+    long seed,
+    Set<String> configurations,
+    Optional<Duration> deadline,
+    Optional<Path> json) {
+
+  static final Set<String> CONFIGURATIONS = Set.of("incident", "fixed");
+
+  public static final String USAGE = """
+      Usage: ./run-local [options]
+
+      Replays the orders-to-fulfil incident on a laptop: embedded SQS (ElasticMQ), DynamoDB Local, a
+      Secrets Manager endpoint, the simulated partner and a local Lambda event source mapping, at time
+      scale 1/30. The same orders go to the incident's configuration (30 s visibility, no DLQ, the
+      function it ran) and to this project's (FulfilOrderHandler, 6x visibility, DLQ), side by side.
+
+        --orders N          orders to send (default 200)
+        --poison PERCENT    share of poison messages: not JSON, or breaking the contract (default 2)
+        --rejected PERCENT  share of orders whose address the partner rejects with 422 (default 1)
+        --partner MODE      healthy | degraded | outage | key-rotation (default healthy: the
+                            incident's latencies, a peak around 40 s and a tail to 280 s)
+        --batch-size N      this project's batch size, 1 to 10 (default 1, as deployed)
+        --concurrency N     maximum concurrent invocations of each configuration (default 50)
+        --seed N            seed of the order stream and the partner's latencies (default 42)
+        --only NAME         run one configuration: incident or fixed
+        --deadline SECONDS  stop after this many local seconds even if orders are unsettled
+                            (default 30; 150 with a partner mode that causes retries, which wait
+                            out the 60 s scaled visibility timeout)
+        --json FILE         also write the report as JSON (one object per configuration)
+        --serve             start the local stack with this project's configuration and keep it
+                            running; prints the endpoints and AWS CLI commands to try
+        --help              this text
+      """;
+
+  public static RunOptions parse(String... args) {
+    boolean help = false;
+    boolean serve = false;
+    int orders = 200;
+    double poison = 0.02;
+    double rejected = 0.01;
+    PartnerDay day = PartnerDay.HEALTHY;
+    int batchSize = 1;
+    int concurrency = 50;
+    long seed = 42;
+    Set<String> configurations = CONFIGURATIONS;
+    Optional<Duration> deadline = Optional.empty();
+    Optional<Path> json = Optional.empty();
+    for (int i = 0; i < args.length; i++) {
+      String option = args[i];
+      switch (option) {
+        case "--help", "-h" -> help = true;
+        case "--serve" -> serve = true;
+        case "--orders" -> orders = positive(option, value(args, ++i, option));
+        case "--poison" -> poison = percent(option, value(args, ++i, option));
+        case "--rejected" -> rejected = percent(option, value(args, ++i, option));
+        case "--partner" -> day = PartnerDay.fromOption(value(args, ++i, option));
+        case "--batch-size" -> batchSize = positive(option, value(args, ++i, option));
+        case "--concurrency" -> concurrency = positive(option, value(args, ++i, option));
+        case "--seed" -> seed = Long.parseLong(value(args, ++i, option));
+        case "--only" -> {
+          String name = value(args, ++i, option);
+          if (!CONFIGURATIONS.contains(name)) {
+            throw new IllegalArgumentException("--only takes incident or fixed, got '" + name + "'");
+          }
+          configurations = Set.of(name);
+        }
+        case "--deadline" -> deadline = Optional.of(Duration.ofSeconds(positive(option, value(args, ++i, option))));
+        case "--json" -> json = Optional.of(Path.of(value(args, ++i, option)));
+        default -> throw new IllegalArgumentException("unknown option '" + option + "'");
+      }
+    }
+    return new RunOptions(help, serve, orders, poison, rejected, day, batchSize, concurrency, seed, configurations,
+        deadline, json);
+  }
+
+  private static String value(String[] args, int index, String option) {
+    if (index >= args.length) {
+      throw new IllegalArgumentException(option + " needs a value");
+    }
+    return args[index];
+  }
+
+  private static int positive(String option, String value) {
+    try {
+      int parsed = Integer.parseInt(value);
+      if (parsed > 0) {
+        return parsed;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(option + " takes a positive whole number, got '" + value + "'");
+  }
+
+  private static double percent(String option, String value) {
+    try {
+      double parsed = Double.parseDouble(value);
+      if (parsed >= 0 && parsed <= 100) {
+        return parsed / 100;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(option + " takes a percentage from 0 to 100, got '" + value + "'");
+  }
+}

@@ -1,0 +1,51 @@
+package com.acme.fulfil.local.scenario;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What one configuration did with the order stream. Bookings come from the partner's ledger (the
+ * truth: what couriers were sent), the DLQ and queued counts from the queues, receives from the event
+ * source mapping. Durations are local; multiply by the time-scale divisor for the real world.
+ *
+ * @param queued orders whose message is still in the source queue (visible or in flight)
+ * @param lost orders neither booked, nor in the DLQ, nor still queued: a message deleted without its
+ *     booking. Must be 0.
+ * @param staleDeletes deletes refused because the message had been handed out again meanwhile
+ * @param settledAfter when every order's message had been deleted or dead-lettered, if that happened
+ *     before the deadline
+ */
+public record DeploymentReport(
+    String configuration,
+    String title,
+    int orders,
+    int poisonOrders,
+    int bookedOnce,
+    int bookedTwiceOrMore,
+    int bookings,
+    Optional<Integer> dlq,
+    Map<String, Integer> dlqReasons,
+    int queued,
+    int queueDepth,
+    int lost,
+    Receives goodReceives,
+    Receives neverBookableReceives,
+    int staleDeletes,
+    int timedOutInvocations,
+    int failedInvocations,
+    Optional<Spread> sendToBooking,
+    Optional<Spread> neverBookableToDlq,
+    Optional<Duration> settledAfter,
+    Duration ran) {
+
+  public DeploymentReport {
+    dlqReasons = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(dlqReasons));
+  }
+
+  /** p50, p95 and the maximum of a set of durations. */
+  public record Spread(Duration p50, Duration p95, Duration max) {}
+
+  /** Receives per message for a group of messages: the mean and the most. */
+  public record Receives(double mean, int max) {}
+}

@@ -1,0 +1,300 @@
+package com.acme.fulfil.local.scenario;
+
+import com.acme.fulfil.handler.FulfilOrderHandler;
+import com.acme.fulfil.local.Deployment;
+import com.acme.fulfil.local.TimeScale;
+import com.acme.fulfil.local.aws.AwsConnection;
+import com.acme.fulfil.local.aws.OrdersQueues;
+import com.acme.fulfil.local.aws.OrdersStack;
+import com.acme.fulfil.local.aws.QueueDepth;
+import com.acme.fulfil.local.esm.FunctionIdentity;
+import com.acme.fulfil.local.esm.LocalLambdaContext;
+import com.acme.fulfil.local.esm.SqsEventTranslator;
+import com.acme.fulfil.local.esm.SqsEventSourceMapping;
+import com.acme.fulfil.sim.Booking;
+import com.acme.fulfil.sim.LatencyModel;
+import com.acme.fulfil.sim.Reaction;
+import com.acme.fulfil.sim.SimulatedPartner;
+import com.acme.fulfil.timing.FunctionEnvironment;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * One configuration's half of a run: its own queues, partner (and so its own ledger), secret and
+ * function behind its own event source mapping, all on the shared AWS backend.
+ */
+final class DeploymentRun implements AutoCloseable {
+  static final String INITIAL_KEY = "partner-key-2026-11";
+  static final String ROTATED_KEY = "partner-key-2026-12";
+  private static final int WARM_UP_ORDERS = 4;
+
+  private final Deployment deployment;
+  private final OrdersStack stack;
+  private final SqsClient sqs;
+  private final SimulatedPartner partner;
+  private final OrdersQueues queues;
+  private final String secretId;
+  private final String table;
+  private final Observations observations = new Observations();
+  private final SqsEventSourceMapping mapping;
+  private final Optional<DlqWatcher> dlqWatcher;
+  private final Map<String, ScenarioOrder> orderByMessage = new ConcurrentHashMap<>();
+  private final Map<String, Instant> sentAt = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+  private volatile Instant started;
+
+  DeploymentRun(Deployment deployment, AwsConnection aws, OrdersStack stack, SqsClient sqs, TimeScale scale, long seed) {
+    this.deployment = deployment;
+    this.stack = stack;
+    this.sqs = sqs;
+    this.partner = SimulatedPartner.builder()
+        .apiKey(INITIAL_KEY)
+        .latency(LatencyModel.incident())
+        .timeScaleDivisor(scale.divisor())
+        .seed(seed)
+        .start();
+    this.secretId = deployment.name() + "/partner-api-key";
+    this.table = deployment.name() + "-fulfil-order-idempotency";
+    stack.putPartnerKey(secretId, INITIAL_KEY);
+    this.queues = stack.createQueues(deployment.queueName(), deployment.queue());
+    FunctionIdentity identity = new FunctionIdentity(deployment.name() + "-fulfil-order", aws.region());
+    RequestHandler<SQSEvent, SQSBatchResponse> function = function(aws);
+    if (deployment.function() == Deployment.FunctionCode.FULFIL_ORDER) {
+      warmUp(function, identity, seed);
+    }
+    this.mapping = new SqsEventSourceMapping(sqs, queues.source(), deployment.mapping(), identity, function, observations);
+    this.dlqWatcher = queues.deadLetter().map(dlq -> new DlqWatcher(sqs, dlq));
+  }
+
+  private RequestHandler<SQSEvent, SQSBatchResponse> function(AwsConnection aws) {
+    return switch (deployment.function()) {
+      case INCIDENT -> new IncidentHandler(partner.baseUrl(), INITIAL_KEY);
+      case FULFIL_ORDER -> {
+        stack.createIdempotencyTable(table);
+        Map<String, String> environment = new HashMap<>(aws.functionEnvironment());
+        environment.putAll(deployment.timingEnvironment());
+        environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, table);
+        environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
+        environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, secretId);
+        yield new FulfilOrderHandler(environment);
+      }
+    };
+  }
+
+  /**
+   * Primes the function before the run, as SnapStart's priming does in AWS. At the 1/30 scale the
+   * slack between the function timeout and the partner's worst case plus margin is 333 ms (10 s in
+   * AWS): less than a cold JVM spends loading the SDK, Powertools and OkHttp in its first invocations,
+   * which would then rightly refuse to start bookings they could not finish. The warm-up orders are
+   * booked at once (scripted) and then wiped from the partner's ledger; they never touch the queue.
+   */
+  private void warmUp(RequestHandler<SQSEvent, SQSBatchResponse> function, FunctionIdentity identity, long seed) {
+    List<Message> messages = new ArrayList<>();
+    for (ScenarioOrder order : new OrderStream().generate("ORD-WARMUP-", WARM_UP_ORDERS, 0, 0, seed)) {
+      partner.script().forOrder(order.orderId(), new Reaction.BookAfter(Duration.ZERO));
+      messages.add(Message.builder()
+          .messageId(UUID.randomUUID().toString())
+          .receiptHandle("warm-up-" + order.orderId())
+          .body(order.body())
+          .attributes(Map.of(
+              MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "1",
+              MessageSystemAttributeName.SENT_TIMESTAMP, Long.toString(System.currentTimeMillis())))
+          .build());
+    }
+    long deadline = System.nanoTime() + deployment.mapping().functionTimeout().toNanos();
+    function.handleRequest(new SqsEventTranslator(queues.source()).toEvent(messages),
+        new LocalLambdaContext(identity, "warm-up", deadline));
+    partner.reset();
+  }
+
+  Deployment deployment() {
+    return deployment;
+  }
+
+  OrdersQueues queues() {
+    return queues;
+  }
+
+  java.net.URI partnerUrl() {
+    return partner.baseUrl();
+  }
+
+  String secretId() {
+    return secretId;
+  }
+
+  /** The idempotency table, for a configuration whose function has one. */
+  Optional<String> table() {
+    return deployment.function() == Deployment.FunctionCode.FULFIL_ORDER ? Optional.of(table) : Optional.empty();
+  }
+
+  void start() {
+    started = Instant.now();
+    mapping.start();
+    dlqWatcher.ifPresent(DlqWatcher::start);
+  }
+
+  void send(ScenarioOrder order) {
+    Instant now = Instant.now();
+    String messageId = sqs.sendMessage(request -> request.queueUrl(queues.source().url()).messageBody(order.body()))
+        .messageId();
+    orderByMessage.put(messageId, order);
+    sentAt.put(order.orderId(), now);
+  }
+
+  /** The partner's bad day, as {@link PartnerDay} describes it. */
+  void partnerEvent(PartnerDay day) {
+    switch (day) {
+      case HEALTHY -> { }
+      case DEGRADED -> partner.degraded(PartnerDay.DEGRADED_UNAVAILABLE_SHARE, PartnerDay.WINDOW);
+      case OUTAGE -> partner.outage(PartnerDay.WINDOW);
+      case KEY_ROTATION -> {
+        stack.putPartnerKey(secretId, ROTATED_KEY);
+        partner.rotateKey(ROTATED_KEY);
+      }
+    }
+  }
+
+  /** Every message sent so far has been deleted or dead-lettered. */
+  boolean settled(int expected) {
+    if (orderByMessage.size() < expected) {
+      return false;
+    }
+    Map<String, Instant> inDlq = dlqArrivals();
+    return orderByMessage.keySet().stream().allMatch(id -> observations.deleted(id) || inDlq.containsKey(id));
+  }
+
+  Progress progress() {
+    Map<String, Long> bookingsPerOrder = bookingsPerOrder();
+    return new Progress(orderByMessage.size(), bookingsPerOrder.size(),
+        (int) bookingsPerOrder.values().stream().filter(n -> n > 1).count(),
+        dlqWatcher.map(w -> w.arrivals().size()));
+  }
+
+  /** Stops polling and waits for the invocations still running, so the ledger is final. */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    mapping.close();
+    dlqWatcher.ifPresent(watcher -> {
+      watcher.close();
+      watcher.sweep();
+    });
+    partner.close();
+  }
+
+  DeploymentReport report(Optional<Duration> settledAfter) {
+    Map<String, Long> bookingsPerOrder = bookingsPerOrder();
+    Map<String, Instant> inDlq = dlqArrivals();
+    Map<String, Integer> dlqReasons = new LinkedHashMap<>();
+    for (ScenarioOrder.Kind kind : ScenarioOrder.Kind.values()) {
+      long count = inDlq.keySet().stream().filter(id -> orderByMessage.get(id).kind() == kind).count();
+      if (count > 0) {
+        dlqReasons.put(kind.reason(), (int) count);
+      }
+    }
+    int queued = 0;
+    int lost = 0;
+    List<Duration> toBooking = new ArrayList<>();
+    List<Duration> toDlq = new ArrayList<>();
+    List<Integer> goodReceives = new ArrayList<>();
+    List<Integer> badReceives = new ArrayList<>();
+    Map<String, Instant> firstBooking = firstBookings();
+    for (Map.Entry<String, ScenarioOrder> entry : orderByMessage.entrySet()) {
+      String messageId = entry.getKey();
+      ScenarioOrder order = entry.getValue();
+      boolean booked = bookingsPerOrder.containsKey(order.orderId());
+      boolean deadLettered = inDlq.containsKey(messageId);
+      boolean stillQueued = !deadLettered && !observations.deleted(messageId);
+      if (stillQueued) {
+        queued++;
+      } else if (!booked && !deadLettered) {
+        lost++;
+      }
+      Instant sent = sentAt.get(order.orderId());
+      if (booked) {
+        toBooking.add(Duration.between(sent, firstBooking.get(order.orderId())));
+      }
+      if (deadLettered) {
+        toDlq.add(Duration.between(sent, inDlq.get(messageId)));
+      }
+      (order.kind().neverBookable() ? badReceives : goodReceives).add(observations.receives(messageId));
+    }
+    return new DeploymentReport(
+        deployment.name(),
+        deployment.title(),
+        orderByMessage.size(),
+        (int) orderByMessage.values().stream().filter(o -> o.kind().neverBookable()).count(),
+        (int) bookingsPerOrder.values().stream().filter(n -> n == 1).count(),
+        (int) bookingsPerOrder.values().stream().filter(n -> n > 1).count(),
+        partner.bookings().size(),
+        dlqWatcher.map(w -> inDlq.size()),
+        dlqReasons,
+        queued,
+        QueueDepth.of(sqs, queues.source()).total(),
+        lost,
+        receives(goodReceives),
+        receives(badReceives),
+        observations.staleDeletes(),
+        observations.timedOut(),
+        observations.functionErrors(),
+        spread(toBooking),
+        spread(toDlq),
+        settledAfter,
+        Duration.between(started, Instant.now()));
+  }
+
+  private Map<String, Instant> dlqArrivals() {
+    return dlqWatcher.map(DlqWatcher::arrivals).orElse(Map.of());
+  }
+
+  private Map<String, Long> bookingsPerOrder() {
+    return partner.bookings().stream().collect(Collectors.groupingBy(Booking::orderId, Collectors.counting()));
+  }
+
+  private Map<String, Instant> firstBookings() {
+    return partner.bookings().stream()
+        .collect(Collectors.toMap(Booking::orderId, Booking::bookedAt, (a, b) -> a.isBefore(b) ? a : b));
+  }
+
+  private static DeploymentReport.Receives receives(List<Integer> counts) {
+    return new DeploymentReport.Receives(
+        counts.stream().mapToInt(Integer::intValue).average().orElse(0),
+        counts.stream().mapToInt(Integer::intValue).max().orElse(0));
+  }
+
+  private static Optional<DeploymentReport.Spread> spread(List<Duration> durations) {
+    if (durations.isEmpty()) {
+      return Optional.empty();
+    }
+    List<Duration> sorted = durations.stream().sorted(Comparator.naturalOrder()).toList();
+    return Optional.of(new DeploymentReport.Spread(percentile(sorted, 50), percentile(sorted, 95), sorted.getLast()));
+  }
+
+  /** Nearest-rank percentile. */
+  private static Duration percentile(List<Duration> sorted, int percent) {
+    int rank = (int) Math.ceil(percent / 100.0 * sorted.size());
+    return sorted.get(Math.max(0, rank - 1));
+  }
+
+  /** The numbers the progress line shows. */
+  record Progress(int sent, int booked, int bookedTwiceOrMore, Optional<Integer> dlq) {}
+}

@@ -1,0 +1,71 @@
+package com.acme.fulfil.local.scenario;
+
+import com.acme.fulfil.local.aws.QueueRef;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * Notes when each message arrives in the dead-letter queue, for the report's time-to-DLQ. It reads the
+ * DLQ the way on-call would inspect it and leaves every message there, hidden for the rest of the run
+ * so each is read once.
+ */
+final class DlqWatcher implements AutoCloseable {
+  private static final Duration EVERY = Duration.ofMillis(200);
+  private static final int HIDE_FOR_SECONDS = 43_200;
+
+  private final SqsClient sqs;
+  private final QueueRef dlq;
+  private final Map<String, Instant> arrivals = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
+    Thread thread = new Thread(task, "dlq-watcher");
+    thread.setDaemon(true);
+    return thread;
+  });
+
+  DlqWatcher(SqsClient sqs, QueueRef dlq) {
+    this.sqs = sqs;
+    this.dlq = dlq;
+  }
+
+  void start() {
+    timer.scheduleWithFixedDelay(this::sweepQuietly, 0, EVERY.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Message id to the moment it was first seen in the DLQ. */
+  Map<String, Instant> arrivals() {
+    return Map.copyOf(arrivals);
+  }
+
+  /** Reads whatever arrived since the last sweep. */
+  synchronized void sweep() {
+    List<Message> batch;
+    do {
+      batch = sqs.receiveMessage(request -> request.queueUrl(dlq.url()).maxNumberOfMessages(10)
+          .waitTimeSeconds(0).visibilityTimeout(HIDE_FOR_SECONDS)).messages();
+      Instant now = Instant.now();
+      batch.forEach(message -> arrivals.putIfAbsent(message.messageId(), now));
+    } while (!batch.isEmpty());
+  }
+
+  private void sweepQuietly() {
+    try {
+      sweep();
+    } catch (SdkException e) {
+      // the next sweep tries again; the final sweep at the end of the run is not quiet
+    }
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}

@@ -1,0 +1,55 @@
+package com.acme.fulfil.local.scenario;
+
+import com.acme.fulfil.local.esm.Delivery;
+import com.acme.fulfil.local.esm.Invocation;
+import com.acme.fulfil.local.esm.MappingListener;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** What the event source mapping did with each message: how often it was received, and whether it was deleted. */
+final class Observations implements MappingListener {
+  private final Map<String, Integer> receivesByMessage = new ConcurrentHashMap<>();
+  private final Set<String> deleted = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger staleDeletes = new AtomicInteger();
+  private final AtomicInteger timedOut = new AtomicInteger();
+  private final AtomicInteger functionErrors = new AtomicInteger();
+
+  @Override
+  public void received(String requestId, List<Delivery> deliveries) {
+    deliveries.forEach(d -> receivesByMessage.merge(d.messageId(), d.receiveCount(), Math::max));
+  }
+
+  @Override
+  public void settled(Invocation invocation) {
+    deleted.addAll(invocation.deleted());
+    staleDeletes.addAndGet(invocation.staleReceipts().size());
+    switch (invocation.outcome()) {
+      case TIMED_OUT -> timedOut.incrementAndGet();
+      case FUNCTION_ERROR, INVALID_RESPONSE -> functionErrors.incrementAndGet();
+      case RETURNED -> { }
+    }
+  }
+
+  int receives(String messageId) {
+    return receivesByMessage.getOrDefault(messageId, 0);
+  }
+
+  boolean deleted(String messageId) {
+    return deleted.contains(messageId);
+  }
+
+  int staleDeletes() {
+    return staleDeletes.get();
+  }
+
+  int timedOut() {
+    return timedOut.get();
+  }
+
+  int functionErrors() {
+    return functionErrors.get();
+  }
+}

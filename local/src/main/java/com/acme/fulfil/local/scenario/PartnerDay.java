@@ -1,0 +1,51 @@
+package com.acme.fulfil.local.scenario;
+
+import java.time.Duration;
+
+/**
+ * The partner's day during a run. Every day has the incident's latency shape (a sharp peak around
+ * 40 s, a tail to 280 s); the others add one event a fifth of the way into the sending. Event windows
+ * are in local time (a 10 s window is five minutes at the 1/30 scale).
+ */
+public enum PartnerDay {
+  /** Only the incident's latencies. */
+  HEALTHY("healthy, with the incident's latencies"),
+  /** For a window, every booking takes a tail latency and 30% of them answer 503. */
+  DEGRADED("degraded window: tail latencies, 30% answer 503"),
+  /** For a window, every request answers 503 at once. */
+  OUTAGE("outage window: every request answers 503"),
+  /** The partner cuts over to a new API key; the secret is updated just before, as the runbook says. */
+  KEY_ROTATION("API key rotation");
+
+  static final Duration WINDOW = Duration.ofSeconds(10);
+  static final double DEGRADED_UNAVAILABLE_SHARE = 0.3;
+
+  private final String description;
+
+  PartnerDay(String description) {
+    this.description = description;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** The option's spelling: {@code key-rotation}. */
+  public String option() {
+    return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+  }
+
+  public static PartnerDay fromOption(String value) {
+    for (PartnerDay day : values()) {
+      if (day.option().equals(value)) {
+        return day;
+      }
+    }
+    throw new IllegalArgumentException("unknown partner mode '" + value + "': use healthy, degraded, outage or key-rotation");
+  }
+
+  /** Transient failures wait out the fixed configuration's visibility timeout before their retry. */
+  public boolean causesRetries() {
+    return this != HEALTHY;
+  }
+}

@@ -1,0 +1,91 @@
+package com.acme.fulfil.local.scenario;
+
+import com.acme.fulfil.local.TimeScale;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The report for scripts and CI: a JSON array, one object per configuration. Counts use the text
+ * report's names in snake_case ({@code orders}, {@code booked_once}, {@code booked_twice_or_more},
+ * {@code dlq}, {@code queued}, {@code lost}); durations are local seconds, with {@code _real_seconds}
+ * twins at full scale. {@code dlq} is null for a configuration without a DLQ.
+ */
+public final class ReportJson {
+  private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private final TimeScale scale;
+  private final ScenarioSettings settings;
+
+  public ReportJson(TimeScale scale, ScenarioSettings settings) {
+    this.scale = scale;
+    this.settings = settings;
+  }
+
+  public void write(List<DeploymentReport> reports, Path file) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent);
+    }
+    json.writeValue(file.toFile(), toJson(reports));
+  }
+
+  ArrayNode toJson(List<DeploymentReport> reports) {
+    ArrayNode array = json.createArrayNode();
+    reports.forEach(r -> array.add(toJson(r)));
+    return array;
+  }
+
+  private ObjectNode toJson(DeploymentReport r) {
+    ObjectNode o = json.createObjectNode();
+    o.put("configuration", r.configuration());
+    o.put("title", r.title());
+    o.put("orders", r.orders());
+    o.put("never_bookable", r.poisonOrders());
+    o.put("booked_once", r.bookedOnce());
+    o.put("booked_twice_or_more", r.bookedTwiceOrMore());
+    o.put("bookings", r.bookings());
+    if (r.dlq().isPresent()) {
+      o.put("dlq", r.dlq().get());
+    } else {
+      o.putNull("dlq");
+    }
+    ObjectNode reasons = o.putObject("dlq_reasons");
+    r.dlqReasons().forEach(reasons::put);
+    o.put("queued", r.queued());
+    o.put("queue_depth", r.queueDepth());
+    o.put("lost", r.lost());
+    o.put("receives_per_good_order_mean", r.goodReceives().mean());
+    o.put("receives_per_good_order_max", r.goodReceives().max());
+    o.put("receives_per_never_bookable_mean", r.neverBookableReceives().mean());
+    o.put("receives_per_never_bookable_max", r.neverBookableReceives().max());
+    o.put("stale_deletes", r.staleDeletes());
+    o.put("timed_out_invocations", r.timedOutInvocations());
+    o.put("failed_invocations", r.failedInvocations());
+    r.sendToBooking().ifPresent(s -> spread(o, "send_to_booking", s));
+    r.neverBookableToDlq().ifPresent(s -> spread(o, "never_bookable_to_dlq", s));
+    o.put("settled", r.settledAfter().isPresent());
+    r.settledAfter().ifPresent(d -> seconds(o, "settled_after", d));
+    seconds(o, "ran", r.ran());
+    o.put("time_scale_divisor", scale.divisor());
+    o.put("partner_mode", settings.partnerDay().option());
+    o.put("seed", settings.seed());
+    return o;
+  }
+
+  private void spread(ObjectNode o, String name, DeploymentReport.Spread spread) {
+    seconds(o, name + "_p50", spread.p50());
+    seconds(o, name + "_p95", spread.p95());
+    seconds(o, name + "_max", spread.max());
+  }
+
+  private void seconds(ObjectNode o, String name, Duration local) {
+    o.put(name + "_seconds", Durations.seconds(local));
+    o.put(name + "_real_seconds", Durations.seconds(scale.toReal(local)));
+  }
+}

@@ -1,0 +1,96 @@
+package com.acme.fulfil.local.scenario;
+
+import com.acme.fulfil.local.Deployment;
+import com.acme.fulfil.local.TimeScale;
+import com.acme.fulfil.local.aws.AwsConnection;
+import com.acme.fulfil.local.aws.OrdersStack;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Sends one order stream to several configurations at once, on the same schedule, lets each work
+ * until every order is settled (deleted or dead-lettered) or the deadline passes, and reports.
+ * Running them side by side rather than one after the other halves the wall time: the work is
+ * almost all waiting on the partner.
+ */
+public final class Scenario {
+  private static final Duration TICK = Duration.ofMillis(250);
+
+  private final AwsConnection aws;
+  private final OrdersStack stack;
+  private final SqsClient sqs;
+  private final TimeScale scale;
+  private final ScenarioSettings settings;
+
+  public Scenario(AwsConnection aws, OrdersStack stack, SqsClient sqs, TimeScale scale, ScenarioSettings settings) {
+    this.aws = aws;
+    this.stack = stack;
+    this.sqs = sqs;
+    this.scale = scale;
+    this.settings = settings;
+  }
+
+  /** Runs the stream through every deployment; {@code progress} gets a line to show about four times a second. */
+  public List<DeploymentReport> run(List<Deployment> deployments, Consumer<String> progress) throws InterruptedException {
+    List<ScenarioOrder> orders = new OrderStream()
+        .generate(settings.orders(), settings.poisonShare(), settings.rejectedShare(), settings.seed());
+    List<DeploymentRun> runs = new ArrayList<>();
+    try {
+      for (Deployment deployment : deployments) {
+        runs.add(new DeploymentRun(deployment, aws, stack, sqs, scale, settings.seed()));
+      }
+      runs.forEach(DeploymentRun::start);
+      long start = System.nanoTime();
+      Thread sender = Thread.ofPlatform().name("checkout-service").daemon().start(() -> send(orders, runs, start));
+      Map<DeploymentRun, Duration> settledAfter = new HashMap<>();
+      while (true) {
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
+        for (DeploymentRun run : runs) {
+          if (!settledAfter.containsKey(run) && run.settled(orders.size())) {
+            settledAfter.put(run, elapsed);
+          }
+        }
+        progress.accept(ProgressLine.format(runs, orders.size(), elapsed, scale));
+        if (settledAfter.size() == runs.size() || elapsed.compareTo(settings.deadline()) >= 0) {
+          break;
+        }
+        Thread.sleep(TICK);
+      }
+      sender.join();
+      runs.forEach(DeploymentRun::close);
+      return runs.stream().map(run -> run.report(Optional.ofNullable(settledAfter.get(run)))).toList();
+    } finally {
+      runs.forEach(DeploymentRun::close);
+    }
+  }
+
+  private void send(List<ScenarioOrder> orders, List<DeploymentRun> runs, long startNanos) {
+    long spacing = orders.isEmpty() ? 0 : settings.sendSpread().toNanos() / orders.size();
+    int eventAt = orders.size() / 5;
+    for (int i = 0; i < orders.size(); i++) {
+      sleepUntil(startNanos + i * spacing);
+      if (i == eventAt) {
+        runs.forEach(run -> run.partnerEvent(settings.partnerDay()));
+      }
+      ScenarioOrder order = orders.get(i);
+      runs.forEach(run -> run.send(order));
+    }
+  }
+
+  private static void sleepUntil(long nanos) {
+    long wait = nanos - System.nanoTime();
+    if (wait > 0) {
+      try {
+        Thread.sleep(Duration.ofNanos(wait));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}
