@@ -27,8 +27,13 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * booked an order twice or lost one, so CI can run it as a check.
  */
 public final class LocalRun {
-  /** The partner tail and the deadline of the default run, in local time. */
+  /**
+   * The run's length, in local time. Sending takes 10 s (5 minutes); the incident gets 30 s (15
+   * minutes) to show itself; a partner mode with transient failures needs time for retries, which wait
+   * out the fixed configuration's 60 s visibility timeout.
+   */
   private static final Duration SEND_SPREAD = Duration.ofSeconds(10);
+  private static final Duration MINIMUM_RUN = Duration.ofSeconds(30);
   private static final Duration HEALTHY_DEADLINE = Duration.ofSeconds(30);
   private static final Duration RETRYING_DEADLINE = Duration.ofSeconds(150);
 
@@ -84,7 +89,8 @@ public final class LocalRun {
     }
     ScenarioSettings settings = new ScenarioSettings(options.orders(), options.poisonShare(), options.rejectedShare(),
         options.partnerDay(), options.seed(), SEND_SPREAD,
-        options.deadline().orElse(options.partnerDay().causesRetries() ? RETRYING_DEADLINE : HEALTHY_DEADLINE));
+        options.deadline().orElse(options.partnerDay().causesRetries() ? RETRYING_DEADLINE : HEALTHY_DEADLINE),
+        MINIMUM_RUN);
     out.println(header(settings, scale, deployments, log));
     Progress progress = new Progress(out);
     List<DeploymentReport> reports =

@@ -42,7 +42,8 @@ public record RunOptions(
         --only NAME         run one configuration: incident or fixed
         --deadline SECONDS  stop after this many local seconds even if orders are unsettled
                             (default 30; 150 with a partner mode that causes retries, which wait
-                            out the 60 s scaled visibility timeout)
+                            out the 60 s scaled visibility timeout). The run ends sooner once this
+                            project's configuration has settled, after at least 30 s.
         --json FILE         also write the report as JSON (one object per configuration)
         --serve             start the local stack with this project's configuration and keep it
                             running; prints the endpoints and AWS CLI commands to try

@@ -147,6 +147,13 @@ final class DeploymentRun implements AutoCloseable {
   void start() {
     started = Instant.now();
     mapping.start();
+  }
+
+  /**
+   * Starts timing arrivals in the DLQ. Only for a measured run: the watcher hides what it has read, so
+   * a person inspecting the DLQ with the AWS CLI would find it empty.
+   */
+  void watchDeadLetters() {
     dlqWatcher.ifPresent(DlqWatcher::start);
   }
 

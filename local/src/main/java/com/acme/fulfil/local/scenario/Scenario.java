@@ -15,7 +15,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * Sends one order stream to several configurations at once, on the same schedule, lets each work
- * until every order is settled (deleted or dead-lettered) or the deadline passes, and reports.
+ * until every order is settled (deleted or dead-lettered) or the deadline passes, and reports. A
+ * configuration without a DLQ cannot settle while it has poison: the run stops waiting for it once
+ * the others have settled and the minimum run time has passed.
  * Running them side by side rather than one after the other halves the wall time: the work is
  * almost all waiting on the partner.
  */
@@ -45,6 +47,7 @@ public final class Scenario {
       for (Deployment deployment : deployments) {
         runs.add(new DeploymentRun(deployment, aws, stack, sqs, scale, settings.seed()));
       }
+      runs.forEach(DeploymentRun::watchDeadLetters);
       runs.forEach(DeploymentRun::start);
       long start = System.nanoTime();
       Thread sender = Thread.ofPlatform().name("checkout-service").daemon().start(() -> send(orders, runs, start));
@@ -57,7 +60,8 @@ public final class Scenario {
           }
         }
         progress.accept(ProgressLine.format(runs, orders.size(), elapsed, scale));
-        if (settledAfter.size() == runs.size() || elapsed.compareTo(settings.deadline()) >= 0) {
+        if (settledAfter.size() == runs.size() || elapsed.compareTo(settings.deadline()) >= 0
+            || onlyTheUnsettleableRemain(runs, settledAfter.keySet()) && elapsed.compareTo(settings.minimumRun()) >= 0) {
           break;
         }
         Thread.sleep(TICK);
@@ -68,6 +72,11 @@ public final class Scenario {
     } finally {
       runs.forEach(DeploymentRun::close);
     }
+  }
+
+  private static boolean onlyTheUnsettleableRemain(List<DeploymentRun> runs, java.util.Set<DeploymentRun> settled) {
+    List<DeploymentRun> withDlq = runs.stream().filter(run -> run.deployment().hasDeadLetterQueue()).toList();
+    return !withDlq.isEmpty() && settled.containsAll(withDlq);
   }
 
   private void send(List<ScenarioOrder> orders, List<DeploymentRun> runs, long startNanos) {

@@ -7,7 +7,10 @@ import java.util.Objects;
  * One run's knobs, in local (time-scaled) time.
  *
  * @param sendSpread how long the checkout service takes to send all the orders, evenly spaced
- * @param deadline when the run stops even if some orders are unsettled (the incident's never settle)
+ * @param deadline when the run stops even if some orders are unsettled
+ * @param minimumRun a configuration without a DLQ never settles (its poison recycles forever): once
+ *     every configuration with a DLQ has settled, the run ends, but not before this, so the incident
+ *     has time to show what it does
  */
 public record ScenarioSettings(
     int orders,
@@ -16,12 +19,14 @@ public record ScenarioSettings(
     PartnerDay partnerDay,
     long seed,
     Duration sendSpread,
-    Duration deadline) {
+    Duration deadline,
+    Duration minimumRun) {
 
   public ScenarioSettings {
     Objects.requireNonNull(partnerDay, "partnerDay");
     Objects.requireNonNull(sendSpread, "sendSpread");
     Objects.requireNonNull(deadline, "deadline");
+    Objects.requireNonNull(minimumRun, "minimumRun");
     if (orders < 1) {
       throw new IllegalArgumentException("orders must be at least 1, got " + orders);
     }

@@ -1,0 +1,72 @@
+package com.acme.fulfil.local.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.acme.fulfil.local.Deployment;
+import com.acme.fulfil.local.TimeScale;
+import com.acme.fulfil.local.aws.EmbeddedAws;
+import com.acme.fulfil.local.aws.OrdersStack;
+import com.acme.fulfil.timing.TimingBudget;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * README's run in small: the same orders through the incident's configuration and this project's,
+ * judged by the partner's ledger and the queues. The only test in this module that builds the real
+ * FulfilOrderHandler (Powertools keeps its configuration in a static: one handler per JVM).
+ */
+class ScenarioTest {
+  private static final TimeScale SCALE = TimeScale.INCIDENT_REPLAY;
+
+  @TempDir
+  Path directory;
+
+  @Test
+  void incidentBooksOrdersTwiceAndRecyclesPoisonWhileTheFixBooksOnceAndDeadLettersIt() throws Exception {
+    ScenarioSettings settings = new ScenarioSettings(30, 0.1, 0, PartnerDay.HEALTHY, 7,
+        Duration.ofSeconds(3), Duration.ofSeconds(20), Duration.ofSeconds(12));
+    List<DeploymentReport> reports;
+    try (EmbeddedAws aws = EmbeddedAws.start(); SqsClient sqs = aws.connection().sqsClient()) {
+      aws.connection().sdkSystemProperties().forEach(System::setProperty);
+      OrdersStack stack = new OrdersStack(sqs, aws.connection().dynamoDbClient(), aws.connection().secretsManagerClient());
+      reports = new Scenario(aws.connection(), stack, sqs, SCALE, settings).run(List.of(
+          Deployment.incident(SCALE, 50),
+          Deployment.fulfilOrder(TimingBudget.defaults(), SCALE, 50)), line -> { });
+    }
+
+    DeploymentReport incident = reports.get(0);
+    assertThat(incident.bookedTwiceOrMore()).isPositive();
+    assertThat(incident.dlq()).isEmpty();
+    assertThat(incident.neverBookableReceives().max()).as("poison recycles past where a DLQ would take it").isGreaterThan(5);
+    assertThat(incident.queued()).isGreaterThanOrEqualTo(3);
+    assertThat(incident.lost()).isZero();
+
+    DeploymentReport fixed = reports.get(1);
+    assertThat(fixed.bookedTwiceOrMore()).isZero();
+    assertThat(fixed.dlq()).contains(3);
+    assertThat(fixed.neverBookableReceives().max()).isEqualTo(5);
+    // A good order is booked once, or (if a busy machine left it no time to book) still queued for its retry.
+    assertThat(fixed.bookedOnce() + fixed.queued()).isEqualTo(27);
+    assertThat(fixed.lost()).isZero();
+
+    Path json = directory.resolve("report.json");
+    new ReportJson(SCALE, settings).write(reports, json);
+    JsonNode written = new ObjectMapper().readTree(Files.readString(json));
+    assertThat(written).hasSize(2);
+    assertThat(written.get(1).get("configuration").asText()).isEqualTo("fixed");
+    assertThat(written.get(1).get("booked_twice_or_more").asInt()).isZero();
+    assertThat(written.get(1).get("dlq").asInt()).isEqualTo(3);
+    assertThat(written.get(0).get("dlq").isNull()).isTrue();
+    for (JsonNode configuration : written) {
+      assertThat(configuration.has("orders") && configuration.has("booked_once") && configuration.has("queued")
+          && configuration.has("lost")).isTrue();
+    }
+  }
+}
