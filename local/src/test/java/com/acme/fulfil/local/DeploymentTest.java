@@ -7,6 +7,7 @@ import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.timing.FunctionEnvironment;
 import com.acme.fulfil.timing.TimingBudget;
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class DeploymentTest {
@@ -54,7 +55,7 @@ class DeploymentTest {
 
   @Test
   void queueRefusesAVisibilityTimeoutSqsCannotTake() {
-    assertThatThrownBy(() -> new QueueSettings(Duration.ofMillis(1500), Duration.ofDays(4), java.util.Optional.empty()))
+    assertThatThrownBy(() -> new QueueSettings(Duration.ofMillis(1500), Duration.ofDays(4), Optional.empty()))
         .hasMessageContaining("whole seconds");
   }
 }

@@ -1,9 +1,9 @@
 package com.acme.fulfil.local.aws;
 
+import com.acme.fulfil.sim.SecretsManagerEndpoint;
 import com.amazonaws.services.dynamodbv2.local.main.CommandLineInput;
 import com.amazonaws.services.dynamodbv2.local.main.ServerRunner;
 import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
-import com.acme.fulfil.sim.SecretsManagerEndpoint;
 import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,8 +23,9 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
  * Secrets Manager call it makes in AWS.
  *
  * <p>Two behaviours differ from AWS and the callers handle them knowingly: ElasticMQ ignores
- * MessageRetentionPeriod, and it answers a delete with a stale receipt handle with
- * {@code ReceiptHandleIsInvalid} where AWS succeeds silently (see the event source mapping).
+ * MessageRetentionPeriod, and it refuses a delete with an outdated receipt handle with
+ * {@code ReceiptHandleIsInvalid}, where AWS accepts it and "might not" delete the message (the event
+ * source mapping counts these refusals: each is a message handed out again mid-invocation).
  */
 public final class EmbeddedAws implements AwsBackend {
   /** Fixed, obviously fake values: nothing here may ever pick up a developer's real credentials. */

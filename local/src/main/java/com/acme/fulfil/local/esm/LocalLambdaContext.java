@@ -19,6 +19,7 @@ public final class LocalLambdaContext implements Context {
   private final long deadlineNanos;
   private final LambdaLogger logger;
 
+  /** {@code deadlineNanos} is on the {@link System#nanoTime()} clock: start plus the function timeout. */
   public LocalLambdaContext(FunctionIdentity function, String requestId, long deadlineNanos) {
     this.function = function;
     this.requestId = requestId;

@@ -1,6 +1,8 @@
 package com.acme.fulfil.local.scenario;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -40,7 +42,7 @@ public record DeploymentReport(
     Duration ran) {
 
   public DeploymentReport {
-    dlqReasons = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(dlqReasons));
+    dlqReasons = Collections.unmodifiableMap(new LinkedHashMap<>(dlqReasons));
   }
 
   /** p50, p95 and the maximum of a set of durations. */

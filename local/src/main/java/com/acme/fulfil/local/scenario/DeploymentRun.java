@@ -19,6 +19,7 @@ import com.acme.fulfil.timing.FunctionEnvironment;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -56,7 +58,7 @@ final class DeploymentRun implements AutoCloseable {
   private final Optional<DlqWatcher> dlqWatcher;
   private final Map<String, ScenarioOrder> orderByMessage = new ConcurrentHashMap<>();
   private final Map<String, Instant> sentAt = new ConcurrentHashMap<>();
-  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Instant started;
 
   DeploymentRun(Deployment deployment, AwsConnection aws, OrdersStack stack, SqsClient sqs, TimeScale scale, long seed) {
@@ -131,7 +133,7 @@ final class DeploymentRun implements AutoCloseable {
     return queues;
   }
 
-  java.net.URI partnerUrl() {
+  URI partnerUrl() {
     return partner.baseUrl();
   }
 

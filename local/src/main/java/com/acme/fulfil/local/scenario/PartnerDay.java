@@ -1,6 +1,7 @@
 package com.acme.fulfil.local.scenario;
 
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * The partner's day during a run. Every day has the incident's latency shape (a sharp peak around
@@ -32,7 +33,7 @@ public enum PartnerDay {
 
   /** The option's spelling: {@code key-rotation}. */
   public String option() {
-    return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   public static PartnerDay fromOption(String value) {

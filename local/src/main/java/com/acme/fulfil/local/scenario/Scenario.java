@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -74,7 +75,7 @@ public final class Scenario {
     }
   }
 
-  private static boolean onlyTheUnsettleableRemain(List<DeploymentRun> runs, java.util.Set<DeploymentRun> settled) {
+  private static boolean onlyTheUnsettleableRemain(List<DeploymentRun> runs, Set<DeploymentRun> settled) {
     List<DeploymentRun> withDlq = runs.stream().filter(run -> run.deployment().hasDeadLetterQueue()).toList();
     return !withDlq.isEmpty() && settled.containsAll(withDlq);
   }

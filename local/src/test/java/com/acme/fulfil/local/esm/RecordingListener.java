@@ -1,6 +1,7 @@
 package com.acme.fulfil.local.esm;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -25,7 +26,7 @@ final class RecordingListener implements MappingListener {
   }
 
   List<Invocation> next(int count) throws InterruptedException {
-    List<Invocation> invocations = new java.util.ArrayList<>();
+    List<Invocation> invocations = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       invocations.add(next());
     }

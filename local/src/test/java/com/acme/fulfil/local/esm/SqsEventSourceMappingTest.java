@@ -13,6 +13,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -179,7 +180,7 @@ class SqsEventSourceMappingTest {
 
     // Both return at about the same moment; tell them apart by the receive each one got.
     List<Invocation> both = listener.next(2).stream()
-        .sorted(java.util.Comparator.comparingInt(i -> i.deliveries().getFirst().receiveCount())).toList();
+        .sorted(Comparator.comparingInt(i -> i.deliveries().getFirst().receiveCount())).toList();
     Invocation original = both.get(0);
     Invocation redelivery = both.get(1);
     assertThat(redelivery.deliveries()).containsExactly(new Delivery(id, 2));
