@@ -4,18 +4,22 @@ import com.acme.fulfil.booking.Booking;
 import com.acme.fulfil.booking.BookingAttempt;
 import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.booking.IdempotentBooking;
+import com.acme.fulfil.booking.NoTimeToBookException;
 import com.acme.fulfil.observability.FulfilmentMetrics;
+import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderMessage;
 import com.acme.fulfil.order.OrderParser;
-import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.ValidOrder;
+import com.acme.fulfil.partner.PartnerException;
 import com.acme.fulfil.partner.PartnerRejectedException;
+import com.acme.fulfil.secrets.SecretUnavailableException;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.util.UUID;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.ThreadContext;
 import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyAlreadyInProgressException;
+import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyPersistenceLayerException;
 
 /**
  * One SQS record from body to outcome: parse, book once, classify what went wrong. It never throws:
@@ -78,11 +82,13 @@ public final class OrderFulfilment {
       return new RecordOutcome.InProgressElsewhere();
     } catch (PartnerRejectedException e) {
       return new RecordOutcome.Rejected(e.getMessage());
+    } catch (PartnerException | NoTimeToBookException | SecretUnavailableException | IdempotencyPersistenceLayerException e) {
+      // Partner 429/5xx/timeouts, Secrets Manager or DynamoDB trouble, no time left: the order is good.
+      return new RecordOutcome.Retry(describe(e));
     } catch (RuntimeException e) {
-      // Partner 429/5xx/timeouts, Secrets Manager, DynamoDB, no time left, and our own bugs: the order
-      // itself may be good, so it goes back to the queue and, if it never succeeds, to the DLQ.
-      LOG.warn("booking attempt {} failed, will retry: {}", attemptId, e.toString(), e);
-      return new RecordOutcome.Retry(e.getClass().getSimpleName() + ": " + e.getMessage());
+      // Our own bug, most likely: keep the order (it reaches the DLQ if it never succeeds) and the trace.
+      LOG.error("unexpected failure booking the order", e);
+      return new RecordOutcome.Retry("unexpected " + describe(e));
     }
   }
 
@@ -104,12 +110,22 @@ public final class OrderFulfilment {
         metrics.count(FulfilmentMetrics.PERMANENT_FAILURE);
         LOG.error("permanent failure, returning the message for the DLQ: {}", r.reason());
       }
-      case RecordOutcome.Retry r -> metrics.count(FulfilmentMetrics.TRANSIENT_FAILURE);
+      case RecordOutcome.Retry r -> {
+        metrics.count(FulfilmentMetrics.TRANSIENT_FAILURE);
+        LOG.warn("transient failure, the message returns after the visibility timeout: {}", r.reason());
+      }
       case RecordOutcome.InProgressElsewhere p -> {
         metrics.count(FulfilmentMetrics.IN_PROGRESS_ELSEWHERE);
         LOG.info("another invocation is booking this order now; leaving the message for later");
       }
     }
+  }
+
+  /** The failure and its first cause, which for AWS and partner trouble is where the reason is. */
+  private static String describe(Throwable e) {
+    String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
+    Throwable cause = e.getCause();
+    return cause == null || cause == e ? reason : reason + " (" + cause.getClass().getSimpleName() + ": " + cause.getMessage() + ")";
   }
 
   private static int receiveCount(SQSMessage message) {

@@ -12,12 +12,16 @@ import com.acme.fulfil.partner.PartnerClient;
 import com.acme.fulfil.queue.VisibilityResets;
 import com.acme.fulfil.secrets.ApiKeySource;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import software.amazon.cloudwatchlogs.emf.config.Configuration;
+import software.amazon.cloudwatchlogs.emf.config.EnvironmentConfigurationProvider;
+import software.amazon.cloudwatchlogs.emf.environment.Environments;
 import software.amazon.lambda.powertools.idempotency.Idempotency;
 import software.amazon.lambda.powertools.idempotency.IdempotencyConfig;
 import software.amazon.lambda.powertools.metrics.MetricsBuilder;
 
 /** The object graph of one container, from its configuration. */
 record Wiring(FunctionConfig config, OrderFulfilment fulfilment, VisibilityResets visibilityResets, FulfilmentMetrics metrics) {
+  private static final String SERVICE = "fulfil-order";
 
   Wiring(FunctionConfig config) {
     this(config, AwsClients.create(config.endpoints()), new ObjectMapper(), metricsFor(config));
@@ -44,9 +48,15 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, VisibilityReset
   }
 
   private static FulfilmentMetrics metricsFor(FunctionConfig config) {
+    // This code only runs in Lambda or an emulation of it: EMF goes to stdout. Left to detect its
+    // environment, the EMF library probes EC2/ECS metadata and an agent socket wherever Lambda's own
+    // variables are missing (in the local run and the tests).
+    Configuration emf = EnvironmentConfigurationProvider.getConfig();
+    emf.setEnvironmentOverride(Environments.Lambda);
+    emf.setServiceName(SERVICE);
     return new FulfilmentMetrics(MetricsBuilder.builder()
         .withNamespace(config.metricsNamespace())
-        .withService("fulfil-order")
+        .withService(SERVICE)
         .build());
   }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import okhttp3.Call;
+import okhttp3.ConnectionPool;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -46,10 +47,13 @@ public final class PartnerClient {
   /**
    * An HTTP client fit for calls that legitimately take minutes: no read timeout (the per-call
    * deadline bounds every call) and no silent retry, because OkHttp would otherwise resend a POST on
-   * a broken pooled connection and the partner, which never deduplicates, would book twice.
+   * a broken pooled connection and the partner, which never deduplicates, would book twice. Without
+   * that retry, a pooled connection the far end has already closed fails the next call, so idle
+   * connections are dropped well before a load balancer's usual 30-60 s idle timeout.
    */
   public static OkHttpClient httpClient() {
     return new OkHttpClient.Builder()
+        .connectionPool(new ConnectionPool(10, 15, TimeUnit.SECONDS))
         .connectTimeout(Duration.ofSeconds(5))
         .readTimeout(Duration.ZERO)
         .writeTimeout(Duration.ZERO)

@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -112,19 +114,28 @@ class OrderIdempotencyStoreTest {
   void tryThatOutlivedItsLockDoesNotReleaseTheLockOfTheTryThatTookOver() throws Exception {
     String key = "order-" + UUID.randomUUID();
     Instant now = Instant.now();
+    CountDownLatch lateTryClaimed = new CountDownLatch(1);
+    CountDownLatch nextTryClaimed = new CountDownLatch(1);
     Thread late = Thread.ofVirtual().start(() -> {
       store.putRecord(inProgress(key, now.minusSeconds(1)), now.minusSeconds(300));
-      try {
-        Thread.sleep(200);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      lateTryClaimed.countDown();
+      await(nextTryClaimed);
       store.deleteRecord(key);
     });
-    Thread.sleep(50);
+    await(lateTryClaimed);
     store.putRecord(inProgress(key, now.plusSeconds(300)), now);
+    nextTryClaimed.countDown();
     late.join();
 
     assertThat(store.getRecord(key).getInProgressExpiryTimestamp()).hasValue(now.plusSeconds(300).toEpochMilli());
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
   }
 }

@@ -3,6 +3,7 @@ package com.acme.fulfil.local;
 import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.local.esm.EsmSettings;
 import com.acme.fulfil.timing.TimingBudget;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -22,11 +23,12 @@ public record Deployment(
     Map<String, String> timingEnvironment) {
 
   /** Which handler the mapping invokes. */
-  public enum FunctionCode {
-    /** This project's FulfilOrderHandler. */
-    FULFIL_ORDER,
+  public sealed interface FunctionCode {
+    /** This project's function, from its deployable zip, as Lambda runs it. */
+    record Packaged(Path artifact) implements FunctionCode {}
+
     /** The function the incident ran: book, and throw on anything but 201 (see IncidentHandler). */
-    INCIDENT
+    record Incident() implements FunctionCode {}
   }
 
   public Deployment {
@@ -43,13 +45,13 @@ public record Deployment(
    * This project's configuration: everything from the same {@code TimingBudget} the CDK stack
    * deploys (6 x function timeout visibility, DLQ after maxReceiveCount, retention), scaled.
    */
-  public static Deployment fulfilOrder(TimingBudget budget, TimeScale scale, int maxConcurrency) {
+  public static Deployment fulfilOrder(TimingBudget budget, TimeScale scale, int maxConcurrency, Path artifact) {
     TimingBudget local = budget.scaledDown(scale.divisor());
     return new Deployment("fixed", "this project", "orders-to-fulfil",
         new QueueSettings(local.visibilityTimeout(), local.sourceRetention(),
             Optional.of(new QueueSettings.Redrive(local.maxReceiveCount(), local.dlqRetention()))),
         EsmSettings.from(local, maxConcurrency, scale.pollWait()),
-        FunctionCode.FULFIL_ORDER,
+        new FunctionCode.Packaged(artifact),
         local.functionEnvironment());
   }
 
@@ -65,7 +67,7 @@ public record Deployment(
     return new Deployment("incident", "the incident (30 s visibility, no DLQ)", "incident-orders-to-fulfil",
         new QueueSettings(visibility, retention, Optional.empty()),
         new EsmSettings(1, Duration.ZERO, maxConcurrency, functionTimeout, scale.pollWait()),
-        FunctionCode.INCIDENT,
+        new FunctionCode.Incident(),
         Map.of());
   }
 

@@ -69,7 +69,7 @@ public final class LocalRun {
       OrdersStack stack = new OrdersStack(sqs, dynamoDb, secrets);
       if (options.serve()) {
         new ServeMode(connection, stack, sqs, scale)
-            .serve(Deployment.fulfilOrder(budget, scale, options.concurrency()), options.seed(), out);
+            .serve(Deployment.fulfilOrder(budget, scale, options.concurrency(), options.artifact()), options.seed(), out);
         return;
       }
       int exit = runScenario(options, scale, budget, connection, stack, sqs, out, log, started);
@@ -85,7 +85,7 @@ public final class LocalRun {
       deployments.add(Deployment.incident(scale, options.concurrency()));
     }
     if (options.configurations().contains("fixed")) {
-      deployments.add(Deployment.fulfilOrder(budget, scale, options.concurrency()));
+      deployments.add(Deployment.fulfilOrder(budget, scale, options.concurrency(), options.artifact()));
     }
     ScenarioSettings settings = new ScenarioSettings(options.orders(), options.poisonShare(), options.rejectedShare(),
         options.partnerDay(), options.seed(), SEND_SPREAD,

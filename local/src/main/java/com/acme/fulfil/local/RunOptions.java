@@ -1,5 +1,6 @@
 package com.acme.fulfil.local;
 
+import com.acme.fulfil.local.runtime.PackagedFunction;
 import com.acme.fulfil.local.scenario.PartnerDay;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +20,8 @@ public record RunOptions(
     long seed,
     Set<String> configurations,
     Optional<Duration> deadline,
-    Optional<Path> json) {
+    Optional<Path> json,
+    Path artifact) {
 
   static final Set<String> CONFIGURATIONS = Set.of("incident", "fixed");
 
@@ -45,6 +47,8 @@ public record RunOptions(
                             out the 60 s scaled visibility timeout). The run ends sooner once this
                             project's configuration has settled, after at least 30 s.
         --json FILE         also write the report as JSON (one object per configuration)
+        --artifact ZIP      the function's deployable zip to run (default
+                            function/target/fulfil-order.zip, which ./run-local builds)
         --serve             start the local stack with this project's configuration and keep it
                             running; prints the endpoints and AWS CLI commands to try
         --help              this text
@@ -63,6 +67,7 @@ public record RunOptions(
     Set<String> configurations = CONFIGURATIONS;
     Optional<Duration> deadline = Optional.empty();
     Optional<Path> json = Optional.empty();
+    Path artifact = PackagedFunction.DEFAULT_ARTIFACT;
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
       switch (option) {
@@ -84,11 +89,12 @@ public record RunOptions(
         }
         case "--deadline" -> deadline = Optional.of(Duration.ofSeconds(positive(option, value(args, ++i, option))));
         case "--json" -> json = Optional.of(Path.of(value(args, ++i, option)));
+        case "--artifact" -> artifact = Path.of(value(args, ++i, option));
         default -> throw new IllegalArgumentException("unknown option '" + option + "'");
       }
     }
     return new RunOptions(help, serve, orders, poison, rejected, day, batchSize, concurrency, seed, configurations,
-        deadline, json);
+        deadline, json, artifact);
   }
 
   private static String value(String[] args, int index, String option) {

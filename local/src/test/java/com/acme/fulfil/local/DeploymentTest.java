@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.acme.fulfil.local.aws.QueueSettings;
+import com.acme.fulfil.local.runtime.PackagedFunction;
 import com.acme.fulfil.timing.FunctionEnvironment;
 import com.acme.fulfil.timing.TimingBudget;
 import java.time.Duration;
@@ -22,12 +23,12 @@ class DeploymentTest {
     assertThat(incident.mapping().functionTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(incident.mapping().batchSize()).isEqualTo(1);
     assertThat(incident.mapping().batchingWindow()).isZero();
-    assertThat(incident.function()).isEqualTo(Deployment.FunctionCode.INCIDENT);
+    assertThat(incident.function()).isInstanceOf(Deployment.FunctionCode.Incident.class);
   }
 
   @Test
   void projectConfigurationTakesEveryNumberFromTheTimingBudget() {
-    Deployment fixed = Deployment.fulfilOrder(TimingBudget.defaults(), SCALE, 50);
+    Deployment fixed = Deployment.fulfilOrder(TimingBudget.defaults(), SCALE, 50, PackagedFunction.DEFAULT_ARTIFACT);
 
     assertThat(fixed.queue().visibilityTimeout()).isEqualTo(Duration.ofSeconds(60));
     assertThat(fixed.queue().redrive()).contains(new QueueSettings.Redrive(5, Duration.ofDays(14).dividedBy(30)));
@@ -41,7 +42,7 @@ class DeploymentTest {
 
   @Test
   void projectConfigurationKeepsTheBudgetsBatchSize() {
-    Deployment fixed = Deployment.fulfilOrder(TimingBudget.builder().batchSize(10).build(), SCALE, 50);
+    Deployment fixed = Deployment.fulfilOrder(TimingBudget.builder().batchSize(10).build(), SCALE, 50, PackagedFunction.DEFAULT_ARTIFACT);
 
     assertThat(fixed.mapping().batchSize()).isEqualTo(10);
   }

@@ -93,6 +93,11 @@ public final class EmbeddedAws implements AwsBackend {
     return connection;
   }
 
+  /** The Secrets Manager simulator behind the connection, for tests that make it fail. */
+  public SecretsManagerEndpoint secretsManager() {
+    return secretsManager;
+  }
+
   @Override
   public String name() {
     return "embedded (ElasticMQ, DynamoDB Local, Secrets Manager simulator)";

@@ -1,6 +1,5 @@
 package com.acme.fulfil.local.scenario;
 
-import com.acme.fulfil.handler.FulfilOrderHandler;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.AwsConnection;
@@ -9,8 +8,9 @@ import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.aws.QueueDepth;
 import com.acme.fulfil.local.esm.FunctionIdentity;
 import com.acme.fulfil.local.esm.LocalLambdaContext;
-import com.acme.fulfil.local.esm.SqsEventTranslator;
 import com.acme.fulfil.local.esm.SqsEventSourceMapping;
+import com.acme.fulfil.local.esm.SqsEventTranslator;
+import com.acme.fulfil.local.runtime.PackagedFunction;
 import com.acme.fulfil.sim.Booking;
 import com.acme.fulfil.sim.LatencyModel;
 import com.acme.fulfil.sim.Reaction;
@@ -77,7 +77,7 @@ final class DeploymentRun implements AutoCloseable {
     this.queues = stack.createQueues(deployment.queueName(), deployment.queue());
     FunctionIdentity identity = new FunctionIdentity(deployment.name() + "-fulfil-order", aws.region());
     RequestHandler<SQSEvent, SQSBatchResponse> function = function(aws);
-    if (deployment.function() == Deployment.FunctionCode.FULFIL_ORDER) {
+    if (deployment.function() instanceof Deployment.FunctionCode.Packaged) {
       warmUp(function, identity, seed);
     }
     this.mapping = new SqsEventSourceMapping(sqs, queues.source(), deployment.mapping(), identity, function, observations);
@@ -86,15 +86,15 @@ final class DeploymentRun implements AutoCloseable {
 
   private RequestHandler<SQSEvent, SQSBatchResponse> function(AwsConnection aws) {
     return switch (deployment.function()) {
-      case INCIDENT -> new IncidentHandler(partner.baseUrl(), INITIAL_KEY);
-      case FULFIL_ORDER -> {
+      case Deployment.FunctionCode.Incident incident -> new IncidentHandler(partner.baseUrl(), INITIAL_KEY);
+      case Deployment.FunctionCode.Packaged packaged -> {
         stack.createIdempotencyTable(table);
         Map<String, String> environment = new HashMap<>(aws.functionEnvironment());
         environment.putAll(deployment.timingEnvironment());
         environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, table);
         environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
         environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, secretId);
-        yield new FulfilOrderHandler(environment);
+        yield PackagedFunction.load(packaged.artifact(), environment);
       }
     };
   }
@@ -143,7 +143,7 @@ final class DeploymentRun implements AutoCloseable {
 
   /** The idempotency table, for a configuration whose function has one. */
   Optional<String> table() {
-    return deployment.function() == Deployment.FunctionCode.FULFIL_ORDER ? Optional.of(table) : Optional.empty();
+    return deployment.function() instanceof Deployment.FunctionCode.Packaged ? Optional.of(table) : Optional.empty();
   }
 
   void start() {

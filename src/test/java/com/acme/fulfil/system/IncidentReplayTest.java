@@ -1,4 +1,4 @@
-package com.acme.fulfil.local.scenario;
+package com.acme.fulfil.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,11 @@ import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.EmbeddedAws;
 import com.acme.fulfil.local.aws.OrdersStack;
+import com.acme.fulfil.local.scenario.DeploymentReport;
+import com.acme.fulfil.local.scenario.PartnerDay;
+import com.acme.fulfil.local.scenario.ReportJson;
+import com.acme.fulfil.local.scenario.Scenario;
+import com.acme.fulfil.local.scenario.ScenarioSettings;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,10 +24,10 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * README's run in small: the same orders through the incident's configuration and this project's,
- * judged by the partner's ledger and the queues. The only test in this module that builds the real
- * FulfilOrderHandler (Powertools keeps its configuration in a static: one handler per JVM).
+ * judged by the partner's ledger and the queues, with this project's function run from its deployable
+ * zip.
  */
-class ScenarioTest {
+class IncidentReplayTest {
   private static final TimeScale SCALE = TimeScale.INCIDENT_REPLAY;
 
   @TempDir
@@ -38,7 +43,7 @@ class ScenarioTest {
       OrdersStack stack = new OrdersStack(sqs, aws.connection().dynamoDbClient(), aws.connection().secretsManagerClient());
       reports = new Scenario(aws.connection(), stack, sqs, SCALE, settings).run(List.of(
           Deployment.incident(SCALE, 50),
-          Deployment.fulfilOrder(TimingBudget.defaults(), SCALE, 50)), line -> { });
+          Deployment.fulfilOrder(TimingBudget.defaults(), SCALE, 50, PackagedArtifact.path())), line -> { });
     }
 
     DeploymentReport incident = reports.get(0);

@@ -1,0 +1,244 @@
+package com.acme.fulfil.handler;
+
+import static com.acme.fulfil.handler.HandlerHarness.failedIds;
+import static com.acme.fulfil.handler.HandlerHarness.newOrderId;
+import static com.acme.fulfil.handler.HandlerHarness.order;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.acme.fulfil.sim.Reaction;
+import com.acme.fulfil.sim.SimulatedPartner;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real handler against an emulated queue and table, a real Secrets Manager client and the
+ * simulated partner. Every assertion is on what the partner booked or what the queue holds.
+ */
+class FulfilOrderHandlerTest {
+  private static HandlerHarness harness;
+  private static SimulatedPartner partner;
+
+  @BeforeAll
+  static void start() {
+    harness = new HandlerHarness();
+    partner = harness.partner;
+  }
+
+  @AfterAll
+  static void stop() {
+    harness.close();
+  }
+
+  @BeforeEach
+  void emptyQueue() {
+    harness.sqs.purgeQueue(r -> r.queueUrl(harness.queues.source().url()));
+  }
+
+  @AfterEach
+  void healthyPartner() {
+    partner.script().clear();
+    partner.healthy();
+  }
+
+  @Test
+  void sameMessageDeliveredTwiceBooksOnce() {
+    String orderId = newOrderId();
+    SQSEvent event = harness.sendAndReceive(order(orderId));
+
+    assertThat(failedIds(harness.invoke(event))).isEmpty();
+    assertThat(failedIds(harness.invoke(event))).isEmpty();
+
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+  }
+
+  @Test
+  void twoMessagesWithOneOrderIdBookOnce() {
+    String orderId = newOrderId();
+    SQSEvent first = harness.sendAndReceive(order(orderId));
+    SQSEvent second = harness.sendAndReceive(order(orderId));
+    assertThat(first.getRecords().getFirst().getMessageId()).isNotEqualTo(second.getRecords().getFirst().getMessageId());
+
+    assertThat(failedIds(harness.invoke(first))).isEmpty();
+    assertThat(failedIds(harness.invoke(second))).isEmpty();
+
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+  }
+
+  @Test
+  void twoConcurrentDeliveriesBookOnceAndTheLoserStaysQueued() {
+    String orderId = newOrderId();
+    partner.script().forOrder(orderId, Reaction.bookAfter(Duration.ofMillis(800)));
+    SQSEvent event = harness.sendAndReceive(order(orderId));
+
+    ExecutorService lambdas = Executors.newFixedThreadPool(2);
+    CompletableFuture<SQSBatchResponse> first = CompletableFuture.supplyAsync(() -> harness.invoke(event), lambdas);
+    CompletableFuture<SQSBatchResponse> second = CompletableFuture.supplyAsync(() -> harness.invoke(event), lambdas);
+    List<String> failures = new ArrayList<>(failedIds(first.join()));
+    failures.addAll(failedIds(second.join()));
+    lambdas.shutdown();
+
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+    assertThat(failures).containsExactly(event.getRecords().getFirst().getMessageId());
+  }
+
+  @Test
+  void bookingWhoseAnswerNeverCameIsAdoptedOnRedelivery() {
+    String orderId = newOrderId();
+    partner.script().forOrder(orderId, Reaction.bookThenHang());
+    SQSEvent event = harness.sendAndReceive(order(orderId));
+
+    assertThat(failedIds(harness.invoke(event))).containsExactly(event.getRecords().getFirst().getMessageId());
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+
+    assertThat(failedIds(harness.invoke(event))).isEmpty();
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+    assertThat(partner.lookupCount()).isPositive();
+  }
+
+  @Test
+  void partnerRejectionIsReportedAndReturnedToTheQueueAtOnce() {
+    String badRequest = newOrderId();
+    String unsupported = newOrderId();
+    partner.script().forOrder(badRequest, Reaction.invalidRequest("parcel too large for any courier"));
+    harness.send(order(badRequest));
+    harness.send(order(unsupported, "SW1Y 4JH", SimulatedPartner.UNSUPPORTED_COUNTRY));
+    SQSEvent event = harness.receive(10);
+    assertThat(event.getRecords()).hasSize(2);
+
+    SQSBatchResponse response = harness.invoke(event);
+
+    assertThat(failedIds(response)).containsExactlyInAnyOrderElementsOf(messageIds(event));
+    assertThat(messageIds(harness.receive(10))).containsExactlyInAnyOrderElementsOf(messageIds(event));
+    assertThat(partner.bookingsFor(badRequest)).isEmpty();
+    assertThat(partner.bookingsFor(unsupported)).isEmpty();
+  }
+
+  @Test
+  void partnerOutageIsRetriedLaterNotReturnedAtOnce() {
+    String orderId = newOrderId();
+    partner.script().nextPosts(1, Reaction.unavailable());
+    SQSEvent event = harness.sendAndReceive(order(orderId));
+
+    assertThat(failedIds(harness.invoke(event))).containsExactlyElementsOf(messageIds(event));
+    assertThat(harness.receive(10).getRecords()).isEmpty();
+
+    assertThat(failedIds(harness.invoke(event))).isEmpty();
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+  }
+
+  @Test
+  void rateLimitedCallIsATransientFailure() {
+    String orderId = newOrderId();
+    partner.script().nextPosts(1, Reaction.rateLimited(7));
+    SQSEvent event = harness.sendAndReceive(order(orderId));
+
+    assertThat(failedIds(harness.invoke(event))).containsExactlyElementsOf(messageIds(event));
+    assertThat(harness.receive(10).getRecords()).isEmpty();
+    assertThat(partner.bookingsFor(orderId)).isEmpty();
+  }
+
+  @Test
+  void rotatedKeyIsReReadOnceAndTheOrderBooks() {
+    String orderId = newOrderId();
+    SQSEvent warmUp = harness.sendAndReceive(order(newOrderId()));
+    assertThat(failedIds(harness.invoke(warmUp))).isEmpty();
+    int refusedBefore = partner.unauthorizedCount();
+
+    partner.rotateKey("partner-key-2");
+    harness.secrets.putSecret(HandlerHarness.SECRET, "partner-key-2");
+    SQSEvent event = harness.sendAndReceive(order(orderId));
+
+    assertThat(failedIds(harness.invoke(event))).isEmpty();
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+    assertThat(partner.unauthorizedCount() - refusedBefore).isEqualTo(1);
+  }
+
+  @Test
+  void keyStillRefusedAfterARefreshIsTransient() {
+    String orderId = newOrderId();
+    partner.rotateKey("a-key-nobody-has");
+    SQSEvent event = harness.sendAndReceive(order(orderId));
+
+    assertThat(failedIds(harness.invoke(event))).containsExactlyElementsOf(messageIds(event));
+    assertThat(harness.receive(10).getRecords()).isEmpty();
+    assertThat(partner.bookingsFor(orderId)).isEmpty();
+    partner.rotateKey(HandlerHarness.FIRST_KEY);
+    harness.secrets.putSecret(HandlerHarness.SECRET, HandlerHarness.FIRST_KEY);
+  }
+
+  @Test
+  void batchOfTenWithThreeBadRecordsFailsExactlyThoseThree() {
+    List<String> good = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      String orderId = newOrderId();
+      good.add(orderId);
+      harness.send(order(orderId));
+    }
+    List<String> badMessageIds = List.of(
+        harness.send("{not json"),
+        harness.send(order(newOrderId()).replace("\"order_id\"", "\"orderid\"")),
+        harness.send(order(newOrderId(), SimulatedPartner.REJECTED_POSTCODE, "GB")));
+    SQSEvent event = harness.receive(10);
+    assertThat(event.getRecords()).hasSize(10);
+
+    SQSBatchResponse response = harness.invoke(event);
+
+    assertThat(failedIds(response)).containsExactlyInAnyOrderElementsOf(badMessageIds);
+    good.forEach(orderId -> assertThat(partner.bookingsFor(orderId)).as(orderId).hasSize(1));
+  }
+
+  @Test
+  void invalidMessageNeverReachesThePartner() {
+    int postsBefore = partner.postCount();
+    SQSEvent event = harness.sendAndReceive("{\"placed_at\":\"2026-11-20T14:03:11Z\"}");
+
+    assertThat(failedIds(harness.invoke(event))).containsExactlyElementsOf(messageIds(event));
+    assertThat(partner.postCount()).isEqualTo(postsBefore);
+  }
+
+  @Test
+  void bookingThatCouldNotFinishBeforeTheTimeoutIsNotStarted() {
+    String orderId = newOrderId();
+    SQSEvent event = harness.sendAndReceive(order(orderId));
+
+    // 1.2 s left: after the 0.5 s margin the 1 s worst case no longer fits.
+    assertThat(failedIds(harness.invoke(event, Duration.ofMillis(1_200)))).containsExactlyElementsOf(messageIds(event));
+    assertThat(partner.bookingsFor(orderId)).isEmpty();
+
+    assertThat(failedIds(harness.invoke(event))).isEmpty();
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+  }
+
+  @Test
+  void secretsManagerOutageFailsTheRecordWithoutBooking() {
+    String orderId = newOrderId();
+    partner.rotateKey("partner-key-3");
+    harness.secrets.putSecret(HandlerHarness.SECRET, "partner-key-3");
+    harness.secrets.failNext(Integer.MAX_VALUE);
+    SQSEvent event = harness.sendAndReceive(order(orderId));
+
+    try {
+      assertThat(failedIds(harness.invoke(event))).containsExactlyElementsOf(messageIds(event));
+      assertThat(partner.bookingsFor(orderId)).isEmpty();
+    } finally {
+      harness.secrets.failNext(0);
+    }
+    assertThat(failedIds(harness.invoke(event))).isEmpty();
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+  }
+
+  private static List<String> messageIds(SQSEvent event) {
+    return event.getRecords().stream().map(SQSEvent.SQSMessage::getMessageId).toList();
+  }
+}

@@ -1,0 +1,126 @@
+package com.acme.fulfil.handler;
+
+import com.acme.fulfil.local.aws.EmbeddedAws;
+import com.acme.fulfil.local.aws.OrdersQueues;
+import com.acme.fulfil.local.aws.OrdersStack;
+import com.acme.fulfil.local.aws.QueueSettings;
+import com.acme.fulfil.local.esm.FunctionIdentity;
+import com.acme.fulfil.local.esm.LocalLambdaContext;
+import com.acme.fulfil.local.esm.SqsEventTranslator;
+import com.acme.fulfil.sim.SecretsManagerEndpoint;
+import com.acme.fulfil.sim.SimulatedPartner;
+import com.acme.fulfil.timing.FunctionEnvironment;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * The real handler wired to real SDK clients against an emulated queue, table and secret, and the
+ * simulated partner, which never deduplicates and records every booking it makes. Timings are short
+ * so that timeouts happen in seconds: a 4 s function, a 1 s partner worst case, a 0.5 s margin.
+ */
+final class HandlerHarness implements AutoCloseable {
+  static final String TABLE = "fulfil-order-idempotency";
+  static final String SECRET = "fulfil-order/partner-api-key";
+  static final String FIRST_KEY = "partner-key-1";
+  static final Duration FUNCTION_TIMEOUT = Duration.ofSeconds(4);
+  /** Long enough that a failed record is certainly not redelivered by SQS while a test looks. */
+  static final Duration VISIBILITY = Duration.ofSeconds(30);
+
+  final EmbeddedAws aws;
+  final SimulatedPartner partner;
+  final SecretsManagerEndpoint secrets;
+  final SqsClient sqs;
+  final OrdersQueues queues;
+  final FulfilOrderHandler handler;
+  private final SqsEventTranslator translator;
+  private final FunctionIdentity identity = new FunctionIdentity("fulfil-order", EmbeddedAws.REGION);
+
+  HandlerHarness() {
+    aws = EmbeddedAws.start();
+    aws.connection().sdkSystemProperties().forEach(System::setProperty);
+    partner = SimulatedPartner.start(FIRST_KEY);
+    secrets = aws.secretsManager();
+    sqs = aws.connection().sqsClient();
+    OrdersStack stack = new OrdersStack(sqs, aws.connection().dynamoDbClient(), aws.connection().secretsManagerClient());
+    stack.putPartnerKey(SECRET, FIRST_KEY);
+    queues = stack.createQueues("orders-to-fulfil",
+        new QueueSettings(VISIBILITY, Duration.ofDays(4), Optional.of(new QueueSettings.Redrive(5, Duration.ofDays(14)))));
+    stack.createIdempotencyTable(TABLE);
+    translator = new SqsEventTranslator(queues.source());
+
+    Map<String, String> env = new HashMap<>(aws.connection().functionEnvironment());
+    env.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, TABLE);
+    env.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
+    env.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, SECRET);
+    env.put(FunctionEnvironment.PARTNER_DEADLINE_MARGIN_MS, "500");
+    env.put(FunctionEnvironment.PARTNER_WORST_CASE_MS, "1000");
+    env.put(FunctionEnvironment.PARTNER_LOOKUP_TIMEOUT_MS, "1000");
+    handler = new FulfilOrderHandler(env);
+  }
+
+  static String newOrderId() {
+    return "ORD-" + UUID.randomUUID().toString().substring(0, 13);
+  }
+
+  static String order(String orderId) {
+    return order(orderId, "SW1Y 4JH", "GB");
+  }
+
+  static String order(String orderId, String postcode, String country) {
+    return """
+        {"order_id":"%s","placed_at":"2026-11-20T14:03:11Z","service":"standard",
+         "ship_to":{"name":"Ada Lovelace","line1":"12 St James's Square","line2":null,"city":"London",
+                    "postcode":"%s","country":"%s"},
+         "parcels":[{"weight_grams":1200}]}""".formatted(orderId, postcode, country);
+  }
+
+  String send(String body) {
+    return sqs.sendMessage(r -> r.queueUrl(queues.source().url()).messageBody(body)).messageId();
+  }
+
+  /** Receives what is visible now, as the event source mapping would hand it to the function. */
+  SQSEvent receive(int max) {
+    List<Message> messages = sqs.receiveMessage(r -> r.queueUrl(queues.source().url()).maxNumberOfMessages(max)
+        .waitTimeSeconds(1).messageSystemAttributeNames(MessageSystemAttributeName.ALL)
+        .messageAttributeNames("All")).messages();
+    return translator.toEvent(messages);
+  }
+
+  SQSEvent sendAndReceive(String body) {
+    send(body);
+    return receive(1);
+  }
+
+  SQSBatchResponse invoke(SQSEvent event) {
+    return invoke(event, FUNCTION_TIMEOUT);
+  }
+
+  SQSBatchResponse invoke(SQSEvent event, Duration remaining) {
+    return handler.handleRequest(event, context(remaining));
+  }
+
+  Context context(Duration remaining) {
+    return new LocalLambdaContext(identity, UUID.randomUUID().toString(), System.nanoTime() + remaining.toNanos());
+  }
+
+  static List<String> failedIds(SQSBatchResponse response) {
+    return response.getBatchItemFailures().stream().map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList();
+  }
+
+  @Override
+  public void close() {
+    partner.close();
+    sqs.close();
+    aws.close();
+  }
+}
