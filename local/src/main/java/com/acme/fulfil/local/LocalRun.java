@@ -12,7 +12,6 @@ import com.acme.fulfil.local.scenario.ServeMode;
 import com.acme.fulfil.timing.TimingBudget;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,10 +53,10 @@ public final class LocalRun {
       System.out.print(RunOptions.USAGE);
       return;
     }
-    Path log = LocalLogging.configure(options.serve());
+    LocalLogging.Files logs = options.serve() ? null : LocalLogging.forScenario();
     TimeScale scale = TimeScale.INCIDENT_REPLAY;
     TimingBudget budget = TimingBudget.builder().batchSize(options.batchSize()).build();
-    PrintStream out = System.out;
+    PrintStream out = logs == null ? System.out : logs.terminal();
     long started = System.nanoTime();
     try (EmbeddedAws aws = EmbeddedAws.start();
         SqsClient sqs = aws.connection().sqsClient();
@@ -72,14 +71,14 @@ public final class LocalRun {
             .serve(Deployment.fulfilOrder(budget, scale, options.concurrency(), options.artifact()), options.seed(), out);
         return;
       }
-      int exit = runScenario(options, scale, budget, connection, stack, sqs, out, log, started);
+      int exit = runScenario(options, scale, budget, connection, stack, sqs, out, logs, started);
       out.flush();
       System.exit(exit);
     }
   }
 
   private static int runScenario(RunOptions options, TimeScale scale, TimingBudget budget, AwsConnection connection,
-      OrdersStack stack, SqsClient sqs, PrintStream out, Path log, long started) throws InterruptedException, IOException {
+      OrdersStack stack, SqsClient sqs, PrintStream out, LocalLogging.Files logs, long started) throws InterruptedException, IOException {
     List<Deployment> deployments = new ArrayList<>();
     if (options.configurations().contains("incident")) {
       deployments.add(Deployment.incident(scale, options.concurrency()));
@@ -91,7 +90,7 @@ public final class LocalRun {
         options.partnerDay(), options.seed(), SEND_SPREAD,
         options.deadline().orElse(options.partnerDay().causesRetries() ? RETRYING_DEADLINE : HEALTHY_DEADLINE),
         MINIMUM_RUN);
-    out.println(header(settings, scale, deployments, log));
+    out.println(header(settings, scale, deployments, logs));
     Progress progress = new Progress(out);
     List<DeploymentReport> reports =
         new Scenario(connection, stack, sqs, scale, settings).run(deployments, progress);
@@ -109,7 +108,7 @@ public final class LocalRun {
     return fixedKeptItsPromises ? 0 : 1;
   }
 
-  private static String header(ScenarioSettings settings, TimeScale scale, List<Deployment> deployments, Path log) {
+  private static String header(ScenarioSettings settings, TimeScale scale, List<Deployment> deployments, LocalLogging.Files logs) {
     List<String> lines = new ArrayList<>();
     lines.add("Time scale " + scale + ": every duration divided by " + scale.divisor()
         + " (30 s visibility -> 1 s, 1,800 s -> 60 s, a 280 s partner call -> 9.3 s); real-world equivalents in brackets.");
@@ -123,7 +122,8 @@ public final class LocalRun {
           d.mapping().batchSize(), d.mapping().maxConcurrency(),
           d.queue().redrive().map(r -> "DLQ after " + r.maxReceiveCount() + " receives").orElse("no DLQ")));
     }
-    lines.add("Function and stack logs: " + log);
+    lines.add("Function output (JSON logs and EMF metrics, as CloudWatch would hold them): " + logs.function());
+    lines.add("Local stack logs: " + logs.stack());
     return String.join(System.lineSeparator(), lines);
   }
 
