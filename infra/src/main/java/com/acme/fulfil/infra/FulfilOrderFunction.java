@@ -59,8 +59,9 @@ public final class FulfilOrderFunction extends Construct {
         .description("fulfil-order: its log group, the idempotency table, the partner API key and orders-to-fulfil")
         .build();
     logs.grantWrite(role);
-    // What the idempotency store does with a record: read it, claim it, complete it, drop it on failure.
-    idempotency.grant(role, "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem");
+    // What the idempotency store does with a record: read it, claim it, complete it or release its lock.
+    // Never delete: a failed try's record is the trace that makes the next try look the order up.
+    idempotency.grant(role, "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem");
     role.addToPrincipalPolicy(PolicyStatement.Builder.create()
         .actions(List.of("secretsmanager:GetSecretValue"))
         .resources(List.of(partnerApiKey.getSecretArn()))

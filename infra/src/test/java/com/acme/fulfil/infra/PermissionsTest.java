@@ -25,7 +25,7 @@ class PermissionsTest {
             "Action", List.of("logs:CreateLogStream", "logs:PutLogEvents"),
             "Resource", arnOf(logs)),
         Map.of("Effect", "Allow",
-            "Action", List.of("dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"),
+            "Action", List.of("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"),
             "Resource", arnOf(table)),
         Map.of("Effect", "Allow",
             "Action", "secretsmanager:GetSecretValue",
