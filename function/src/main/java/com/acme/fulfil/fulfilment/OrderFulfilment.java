@@ -19,6 +19,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.ThreadContext;
 import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyAlreadyInProgressException;
+import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyInconsistentStateException;
 import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyPersistenceLayerException;
 
 /**
@@ -82,8 +83,10 @@ public final class OrderFulfilment {
       return new RecordOutcome.InProgressElsewhere();
     } catch (PartnerRejectedException e) {
       return new RecordOutcome.Rejected(e.getMessage());
-    } catch (PartnerException | NoTimeToBookException | SecretUnavailableException | IdempotencyPersistenceLayerException e) {
-      // Partner 429/5xx/timeouts, Secrets Manager or DynamoDB trouble, no time left: the order is good.
+    } catch (PartnerException | NoTimeToBookException | SecretUnavailableException | IdempotencyPersistenceLayerException
+        | IdempotencyInconsistentStateException e) {
+      // Partner 429/5xx/timeouts, Secrets Manager or DynamoDB trouble, a record that changed between
+      // Powertools' put and get, no time left: the order is good.
       return new RecordOutcome.Retry(describe(e));
     } catch (RuntimeException e) {
       // Our own bug, most likely: keep the order (it reaches the DLQ if it never succeeds) and the trace.
