@@ -46,11 +46,20 @@ public record Deployment(
    * deploys (6 x function timeout visibility, DLQ after maxReceiveCount, retention), scaled.
    */
   public static Deployment fulfilOrder(TimingBudget budget, TimeScale scale, int maxConcurrency, Path artifact) {
-    TimingBudget local = budget.scaledDown(scale.divisor());
-    return new Deployment("fixed", "this project", "orders-to-fulfil",
+    return fulfilOrder("fixed", "orders-to-fulfil", budget.scaledDown(scale.divisor()), maxConcurrency,
+        scale.pollWait(), artifact);
+  }
+
+  /**
+   * This project's configuration from a budget already in local time, under names of its own, so
+   * several configurations (a test's, say, with its own budget) can stand side by side on one backend.
+   */
+  public static Deployment fulfilOrder(String name, String queueName, TimingBudget local, int maxConcurrency,
+      Duration pollWait, Path artifact) {
+    return new Deployment(name, "this project", queueName,
         new QueueSettings(local.visibilityTimeout(), local.sourceRetention(),
             Optional.of(new QueueSettings.Redrive(local.maxReceiveCount(), local.dlqRetention()))),
-        EsmSettings.from(local, maxConcurrency, scale.pollWait()),
+        EsmSettings.from(local, maxConcurrency, pollWait),
         new FunctionCode.Packaged(artifact),
         local.functionEnvironment());
   }

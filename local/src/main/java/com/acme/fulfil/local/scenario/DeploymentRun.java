@@ -6,55 +6,36 @@ import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.OrdersQueues;
 import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.aws.QueueDepth;
-import com.acme.fulfil.local.esm.FunctionIdentity;
-import com.acme.fulfil.local.esm.LocalLambdaContext;
-import com.acme.fulfil.local.esm.SqsEventSourceMapping;
-import com.acme.fulfil.local.esm.SqsEventTranslator;
-import com.acme.fulfil.local.runtime.PackagedFunction;
 import com.acme.fulfil.sim.Booking;
 import com.acme.fulfil.sim.LatencyModel;
-import com.acme.fulfil.sim.Reaction;
 import com.acme.fulfil.sim.SimulatedPartner;
-import com.acme.fulfil.timing.FunctionEnvironment;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
-import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
- * One configuration's half of a run: its own queues, partner (and so its own ledger), secret and
- * function behind its own event source mapping, all on the shared AWS backend.
+ * One configuration's half of a run: its own partner (and so its own ledger) and its own {@link
+ * LocalDeployment} on the shared AWS backend, and what the run observes of them.
  */
 final class DeploymentRun implements AutoCloseable {
   static final String INITIAL_KEY = "partner-key-2026-11";
   static final String ROTATED_KEY = "partner-key-2026-12";
-  private static final int WARM_UP_ORDERS = 4;
 
-  private final Deployment deployment;
   private final OrdersStack stack;
   private final SqsClient sqs;
   private final SimulatedPartner partner;
-  private final OrdersQueues queues;
-  private final String secretId;
-  private final String table;
   private final Observations observations = new Observations();
-  private final SqsEventSourceMapping mapping;
+  private final LocalDeployment standing;
   private final Optional<DlqWatcher> dlqWatcher;
   private final Map<String, ScenarioOrder> orderByMessage = new ConcurrentHashMap<>();
   private final Map<String, Instant> sentAt = new ConcurrentHashMap<>();
@@ -62,7 +43,6 @@ final class DeploymentRun implements AutoCloseable {
   private volatile Instant started;
 
   DeploymentRun(Deployment deployment, AwsConnection aws, OrdersStack stack, SqsClient sqs, TimeScale scale, long seed) {
-    this.deployment = deployment;
     this.stack = stack;
     this.sqs = sqs;
     this.partner = SimulatedPartner.builder()
@@ -71,66 +51,16 @@ final class DeploymentRun implements AutoCloseable {
         .timeScaleDivisor(scale.divisor())
         .seed(seed)
         .start();
-    this.secretId = deployment.name() + "/partner-api-key";
-    this.table = deployment.name() + "-fulfil-order-idempotency";
-    stack.putPartnerKey(secretId, INITIAL_KEY);
-    this.queues = stack.createQueues(deployment.queueName(), deployment.queue());
-    FunctionIdentity identity = new FunctionIdentity(deployment.name() + "-fulfil-order", aws.region());
-    RequestHandler<SQSEvent, SQSBatchResponse> function = function(aws);
-    if (deployment.function() instanceof Deployment.FunctionCode.Packaged) {
-      warmUp(function, identity, seed);
-    }
-    this.mapping = new SqsEventSourceMapping(sqs, queues.source(), deployment.mapping(), identity, function, observations);
-    this.dlqWatcher = queues.deadLetter().map(dlq -> new DlqWatcher(sqs, dlq));
-  }
-
-  private RequestHandler<SQSEvent, SQSBatchResponse> function(AwsConnection aws) {
-    return switch (deployment.function()) {
-      case Deployment.FunctionCode.Incident incident -> new IncidentHandler(partner.baseUrl(), INITIAL_KEY);
-      case Deployment.FunctionCode.Packaged packaged -> {
-        stack.createIdempotencyTable(table);
-        Map<String, String> environment = new HashMap<>(aws.functionEnvironment());
-        environment.putAll(deployment.timingEnvironment());
-        environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, table);
-        environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
-        environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, secretId);
-        yield PackagedFunction.load(packaged.artifact(), environment);
-      }
-    };
-  }
-
-  /**
-   * Primes the function before the run, as SnapStart's priming does in AWS. At the 1/30 scale the
-   * slack between the function timeout and the partner's worst case plus margin is 333 ms (10 s in
-   * AWS): less than a cold JVM spends loading the SDK, Powertools and OkHttp in its first invocations,
-   * which would then rightly refuse to start bookings they could not finish. The warm-up orders are
-   * booked at once (scripted) and then wiped from the partner's ledger; they never touch the queue.
-   */
-  private void warmUp(RequestHandler<SQSEvent, SQSBatchResponse> function, FunctionIdentity identity, long seed) {
-    List<Message> messages = new ArrayList<>();
-    for (ScenarioOrder order : new OrderStream().generate("ORD-WARMUP-", WARM_UP_ORDERS, 0, 0, seed)) {
-      partner.script().forOrder(order.orderId(), new Reaction.BookAfter(Duration.ZERO));
-      messages.add(Message.builder()
-          .messageId(UUID.randomUUID().toString())
-          .receiptHandle("warm-up-" + order.orderId())
-          .body(order.body())
-          .attributes(Map.of(
-              MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "1",
-              MessageSystemAttributeName.SENT_TIMESTAMP, Long.toString(System.currentTimeMillis())))
-          .build());
-    }
-    long deadline = System.nanoTime() + deployment.mapping().functionTimeout().toNanos();
-    function.handleRequest(new SqsEventTranslator(queues.source()).toEvent(messages),
-        new LocalLambdaContext(identity, "warm-up", deadline));
-    partner.reset();
+    this.standing = new LocalDeployment(deployment, aws, stack, sqs, partner, observations, Map.of());
+    this.dlqWatcher = standing.queues().deadLetter().map(dlq -> new DlqWatcher(sqs, dlq));
   }
 
   Deployment deployment() {
-    return deployment;
+    return standing.deployment();
   }
 
   OrdersQueues queues() {
-    return queues;
+    return standing.queues();
   }
 
   URI partnerUrl() {
@@ -138,17 +68,17 @@ final class DeploymentRun implements AutoCloseable {
   }
 
   String secretId() {
-    return secretId;
+    return standing.secretId();
   }
 
   /** The idempotency table, for a configuration whose function has one. */
   Optional<String> table() {
-    return deployment.function() instanceof Deployment.FunctionCode.Packaged ? Optional.of(table) : Optional.empty();
+    return standing.table();
   }
 
   void start() {
     started = Instant.now();
-    mapping.start();
+    standing.start();
   }
 
   /**
@@ -161,7 +91,7 @@ final class DeploymentRun implements AutoCloseable {
 
   void send(ScenarioOrder order) {
     Instant now = Instant.now();
-    String messageId = sqs.sendMessage(request -> request.queueUrl(queues.source().url()).messageBody(order.body()))
+    String messageId = sqs.sendMessage(request -> request.queueUrl(standing.queues().source().url()).messageBody(order.body()))
         .messageId();
     orderByMessage.put(messageId, order);
     sentAt.put(order.orderId(), now);
@@ -174,7 +104,7 @@ final class DeploymentRun implements AutoCloseable {
       case DEGRADED -> partner.degraded(PartnerDay.DEGRADED_UNAVAILABLE_SHARE, PartnerDay.WINDOW);
       case OUTAGE -> partner.outage(PartnerDay.WINDOW);
       case KEY_ROTATION -> {
-        stack.putPartnerKey(secretId, ROTATED_KEY);
+        stack.putPartnerKey(standing.secretId(), ROTATED_KEY);
         partner.rotateKey(ROTATED_KEY);
       }
     }
@@ -202,7 +132,7 @@ final class DeploymentRun implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    mapping.close();
+    standing.close();
     dlqWatcher.ifPresent(watcher -> {
       watcher.close();
       watcher.sweep();
@@ -248,8 +178,8 @@ final class DeploymentRun implements AutoCloseable {
       (order.kind().neverBookable() ? badReceives : goodReceives).add(observations.receives(messageId));
     }
     return new DeploymentReport(
-        deployment.name(),
-        deployment.title(),
+        standing.deployment().name(),
+        standing.deployment().title(),
         orderByMessage.size(),
         (int) orderByMessage.values().stream().filter(o -> o.kind().neverBookable()).count(),
         (int) bookingsPerOrder.values().stream().filter(n -> n == 1).count(),
@@ -258,7 +188,7 @@ final class DeploymentRun implements AutoCloseable {
         dlqWatcher.map(w -> inDlq.size()),
         dlqReasons,
         queued,
-        QueueDepth.of(sqs, queues.source()).total(),
+        QueueDepth.of(sqs, standing.queues().source()).total(),
         lost,
         receives(goodReceives),
         receives(badReceives),
