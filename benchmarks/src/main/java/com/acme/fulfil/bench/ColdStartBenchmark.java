@@ -1,0 +1,109 @@
+package com.acme.fulfil.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Cold start to the first booked record, in fresh JVMs, split into the JVM's own start (launch to the
+ * driver's main), handler construction (clients, configuration, Powertools), SnapStart priming when
+ * asked, and the first invocation (one order, booked against a partner that answers at once). Every
+ * variant runs {@code runs} times, interleaved so that a busy moment of the machine spreads over all of
+ * them; the medians are reported.
+ */
+final class ColdStartBenchmark {
+  /** The stack's JAVA_TOOL_OPTIONS (infra FulfilOrderFunction). */
+  static final String C1_ONLY = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1";
+
+  private final ChildJvm asDeployed;
+  private final ChildJvm jarred;
+  private final Path workDirectory;
+
+  /**
+   * @param asDeployed the artifact's layout as Lambda unpacks it
+   * @param jarred the same with the root's classes in a jar, which class-data sharing needs
+   */
+  ColdStartBenchmark(ChildJvm asDeployed, ChildJvm jarred, Path workDirectory) {
+    this.asDeployed = asDeployed;
+    this.jarred = jarred;
+    this.workDirectory = workDirectory;
+  }
+
+  /**
+   * One way of starting the function: its JVM options, whether its classes come from a jar, and
+   * whether the checkpoint hooks run before the first invocation.
+   */
+  record Variant(String name, String javaToolOptions, boolean classesInJar, boolean primed) {}
+
+  /** Medians in milliseconds. */
+  record Row(Variant variant, int runs, double jvmStart, double construction, double priming, double firstInvocation,
+      double total, double fastest, double slowest) {}
+
+  List<Row> run(int runs, PrintStream progress) {
+    Path archive = workDirectory.resolve("fulfil-order-appcds.jsa");
+    // Training run for application class-data sharing: the classes one cold invocation loads.
+    jarred.run("-XX:ArchiveClassesAtExit=" + archive, List.of("cold"));
+    String appCds = "-XX:SharedArchiveFile=" + archive;
+    List<Variant> variants = List.of(
+        new Variant("JDK defaults", "", false, false),
+        new Variant("C1 only", C1_ONLY, false, false),
+        new Variant("no CDS at all (-Xshare:off)", "-Xshare:off", false, false),
+        new Variant("C1 only, classes in a jar", C1_ONLY, true, false),
+        new Variant("JDK defaults + AppCDS (classes in a jar)", appCds, true, false),
+        new Variant("C1 only + AppCDS (classes in a jar)", C1_ONLY + " " + appCds, true, false),
+        new Variant("C1 only, primed (SnapStart)", C1_ONLY, false, true));
+    Map<Variant, List<ChildJvm.Result>> results = new LinkedHashMap<>();
+    variants.forEach(v -> results.put(v, new ArrayList<>()));
+    // A discarded first round: the page cache and the parent's servers warm up.
+    for (int round = 0; round <= runs; round++) {
+      for (Variant variant : variants) {
+        ChildJvm.Result result = (variant.classesInJar() ? jarred : asDeployed).run(variant.javaToolOptions(),
+            variant.primed() ? List.of("cold", "--prime") : List.of("cold"));
+        if (!"0".equals(result.values().get("failures"))) {
+          throw new IllegalStateException(variant.name() + ": the first invocation did not book its order: " + result.values());
+        }
+        if (round > 0) {
+          results.get(variant).add(result);
+        }
+      }
+      progress.printf(Locale.ROOT, "cold start: round %d of %d done%n", round, runs);
+    }
+    return variants.stream().map(v -> summarise(v, results.get(v))).toList();
+  }
+
+  private static Row summarise(Variant variant, List<ChildJvm.Result> results) {
+    List<Double> jvm = new ArrayList<>();
+    List<Double> construction = new ArrayList<>();
+    List<Double> priming = new ArrayList<>();
+    List<Double> invocation = new ArrayList<>();
+    List<Double> total = new ArrayList<>();
+    for (ChildJvm.Result r : results) {
+      jvm.add(millis(r.micros("main") - r.launchedMicros()));
+      construction.add(millis(r.micros("constructed") - r.micros("main")));
+      priming.add(millis(r.micros("primed") - r.micros("constructed")));
+      invocation.add(millis(r.micros("invoked") - r.micros("primed")));
+      total.add(millis(r.micros("invoked") - r.launchedMicros()));
+    }
+    return new Row(variant, results.size(), Stats.median(jvm), Stats.median(construction), Stats.median(priming),
+        Stats.median(invocation), Stats.median(total), Stats.percentile(total, 0), Stats.percentile(total, 100));
+  }
+
+  static void print(List<Row> rows, PrintStream out) {
+    out.println("| JVM options | runs | JVM start | handler construction | priming | first invocation | launch to first booked record (median) | fastest | slowest |");
+    out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (Row r : rows) {
+      out.printf(Locale.ROOT, "| %s | %d | %.0f ms | %.0f ms | %s | %.0f ms | **%.0f ms** | %.0f ms | %.0f ms |%n",
+          r.variant().name(), r.runs(), r.jvmStart(), r.construction(),
+          r.variant().primed() ? String.format(Locale.ROOT, "%.0f ms", r.priming()) : "-",
+          r.firstInvocation(), r.total(), r.fastest(), r.slowest());
+    }
+  }
+
+  private static double millis(long micros) {
+    return micros / 1000.0;
+  }
+}

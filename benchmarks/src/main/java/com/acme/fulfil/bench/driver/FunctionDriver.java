@@ -1,0 +1,195 @@
+package com.acme.fulfil.bench.driver;
+
+import com.acme.fulfil.bench.driver.crac.Core;
+import com.amazonaws.services.lambda.runtime.ClientContext;
+import com.amazonaws.services.lambda.runtime.CognitoIdentity;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The main of a fresh child JVM whose classpath is the unpacked artifact (root and {@code lib/*.jar},
+ * as Lambda lays out {@code /var/task}) plus this package: it plays Lambda's runtime for one sandbox.
+ * It constructs the handler by its class name with the no-argument constructor, so the function reads
+ * its configuration from the process environment as in Lambda, optionally runs the SnapStart checkpoint
+ * hooks, invokes it, and writes what it measured to a result file (standard output is the function's,
+ * as CloudWatch Logs would receive it).
+ *
+ * <p>Kept to the JDK and the Lambda programming model the artifact itself carries; never in the artifact.
+ *
+ * <pre>
+ * cold &lt;result file&gt; [--prime]               one invocation of one order, timestamps of each phase
+ * warm &lt;result file&gt; &lt;warm-up&gt; &lt;measured&gt;     one order per invocation, the measured durations in ns
+ * </pre>
+ */
+public final class FunctionDriver {
+  static final String HANDLER_CLASS = "com.acme.fulfil.handler.FulfilOrderHandler";
+  private static final Duration FUNCTION_TIMEOUT = Duration.ofSeconds(300);
+  private static final String QUEUE_ARN = "arn:aws:sqs:us-east-1:000000000000:orders-to-fulfil";
+
+  private FunctionDriver() {}
+
+  public static void main(String[] args) throws Exception {
+    long mainEntered = epochMicros();
+    String mode = args[0];
+    Path resultFile = Path.of(args[1]);
+    List<String> result = new ArrayList<>();
+    result.add("main=" + mainEntered);
+    RequestHandler<SQSEvent, SQSBatchResponse> handler = construct();
+    result.add("constructed=" + epochMicros());
+    switch (mode) {
+      case "cold" -> {
+        if (args.length > 2 && "--prime".equals(args[2])) {
+          // What SnapStart does when it publishes a version: run every registered org.crac hook, then
+          // snapshot. The snapshot is restored later, so the time spent here leaves the first invocation.
+          Core.checkpointRestore();
+        }
+        result.add("primed=" + epochMicros());
+        SQSBatchResponse response = invoke(handler, "ORD-COLD-" + UUID.randomUUID());
+        result.add("invoked=" + epochMicros());
+        result.add("failures=" + response.getBatchItemFailures().size());
+      }
+      case "warm" -> {
+        int warmUp = Integer.parseInt(args[2]);
+        int measured = Integer.parseInt(args[3]);
+        int failures = 0;
+        for (int i = 0; i < warmUp; i++) {
+          failures += invoke(handler, "ORD-WARM-UP-" + UUID.randomUUID()).getBatchItemFailures().size();
+        }
+        StringBuilder nanos = new StringBuilder();
+        for (int i = 0; i < measured; i++) {
+          String orderId = "ORD-WARM-" + UUID.randomUUID();
+          long start = System.nanoTime();
+          SQSBatchResponse response = invoke(handler, orderId);
+          long took = System.nanoTime() - start;
+          failures += response.getBatchItemFailures().size();
+          nanos.append(i == 0 ? "" : ",").append(took);
+        }
+        result.add("failures=" + failures);
+        result.add("nanos=" + nanos);
+      }
+      default -> throw new IllegalArgumentException("unknown mode " + mode);
+    }
+    Files.write(resultFile, result);
+    // The handler's pools would otherwise keep the JVM up for their idle timeouts.
+    System.exit(0);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static RequestHandler<SQSEvent, SQSBatchResponse> construct() throws ReflectiveOperationException {
+    return (RequestHandler<SQSEvent, SQSBatchResponse>) Class.forName(HANDLER_CLASS).getConstructor().newInstance();
+  }
+
+  private static SQSBatchResponse invoke(RequestHandler<SQSEvent, SQSBatchResponse> handler, String orderId) {
+    SQSEvent.SQSMessage message = new SQSEvent.SQSMessage();
+    message.setMessageId(UUID.randomUUID().toString());
+    message.setReceiptHandle("driver-" + orderId);
+    message.setBody(order(orderId));
+    message.setAttributes(Map.of(
+        "ApproximateReceiveCount", "1",
+        "SentTimestamp", Long.toString(System.currentTimeMillis())));
+    message.setMessageAttributes(Map.of());
+    message.setEventSource("aws:sqs");
+    message.setEventSourceArn(QUEUE_ARN);
+    message.setAwsRegion("us-east-1");
+    SQSEvent event = new SQSEvent();
+    event.setRecords(List.of(message));
+    return handler.handleRequest(event, new CountdownContext(System.nanoTime() + FUNCTION_TIMEOUT.toNanos()));
+  }
+
+  /** An order message as the contract describes it; the address is an invented placeholder. */
+  static String order(String orderId) {
+    return """
+        {"order_id":"%s","placed_at":"2026-11-20T14:03:11Z","service":"standard",
+         "ship_to":{"name":"Customer 1","line1":"1 Example Street","line2":null,"city":"London",
+                    "postcode":"AB1 2CD","country":"GB"},
+         "parcels":[{"weight_grams":1200}]}""".formatted(orderId);
+  }
+
+  private static long epochMicros() {
+    return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+  }
+
+  /** The invocation's context: the remaining time counts down to the function timeout, as in Lambda. */
+  private record CountdownContext(long deadlineNanos) implements Context {
+    @Override
+    public String getAwsRequestId() {
+      return UUID.randomUUID().toString();
+    }
+
+    @Override
+    public String getLogGroupName() {
+      return "/aws/lambda/fulfil-order";
+    }
+
+    @Override
+    public String getLogStreamName() {
+      return "benchmark";
+    }
+
+    @Override
+    public String getFunctionName() {
+      return "fulfil-order";
+    }
+
+    @Override
+    public String getFunctionVersion() {
+      return "1";
+    }
+
+    @Override
+    public String getInvokedFunctionArn() {
+      return "arn:aws:lambda:us-east-1:000000000000:function:fulfil-order:live";
+    }
+
+    @Override
+    public CognitoIdentity getIdentity() {
+      return null;
+    }
+
+    @Override
+    public ClientContext getClientContext() {
+      return null;
+    }
+
+    @Override
+    public int getRemainingTimeInMillis() {
+      return (int) Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000);
+    }
+
+    @Override
+    public int getMemoryLimitInMB() {
+      return 1024;
+    }
+
+    @Override
+    public LambdaLogger getLogger() {
+      return new StdoutLogger();
+    }
+  }
+
+  /** Lambda's context logger writes to the function's standard output. */
+  private static final class StdoutLogger implements LambdaLogger {
+    @Override
+    public void log(String message) {
+      System.out.println(message);
+    }
+
+    @Override
+    public void log(byte[] message) {
+      log(new String(message, StandardCharsets.UTF_8));
+    }
+  }
+}
