@@ -6,8 +6,8 @@ import com.acme.fulfil.partner.Shipment;
 import com.acme.fulfil.partner.ShipmentRequest;
 import java.time.Duration;
 import java.util.List;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Books an order with the partner, looking it up first when an earlier try may already have booked:
@@ -15,7 +15,7 @@ import org.apache.logging.log4j.Logger;
  * second courier.
  */
 public final class PartnerBooking {
-  private static final Logger LOG = LogManager.getLogger(PartnerBooking.class);
+  private static final Logger LOG = LoggerFactory.getLogger(PartnerBooking.class);
 
   private final PartnerClient partner;
   private final FulfilmentMetrics metrics;

@@ -15,9 +15,9 @@ import com.acme.fulfil.partner.PartnerRejectedException;
 import com.acme.fulfil.secrets.SecretUnavailableException;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.util.UUID;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
-import org.apache.logging.log4j.ThreadContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyAlreadyInProgressException;
 import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyInconsistentStateException;
 import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyPersistenceLayerException;
@@ -27,7 +27,7 @@ import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyPersi
  * one bad record must not fail the batch it came in.
  */
 public final class OrderFulfilment {
-  private static final Logger LOG = LogManager.getLogger(OrderFulfilment.class);
+  private static final Logger LOG = LoggerFactory.getLogger(OrderFulfilment.class);
   static final String MESSAGE_ID = "message_id";
   static final String ORDER_ID = "order_id";
   static final String RECEIVE_COUNT = "receive_count";
@@ -47,8 +47,8 @@ public final class OrderFulfilment {
   /** Runs on the record's own thread: the log keys it sets label only this record's lines. */
   public RecordOutcome fulfil(SQSMessage message, CallWindow window) {
     int receives = receiveCount(message);
-    ThreadContext.put(MESSAGE_ID, message.getMessageId());
-    ThreadContext.put(RECEIVE_COUNT, Integer.toString(receives));
+    MDC.put(MESSAGE_ID, message.getMessageId());
+    MDC.put(RECEIVE_COUNT, Integer.toString(receives));
     if (receives >= maxReceiveCount - 1) {
       metrics.count(FulfilmentMetrics.NEAR_DLQ);
       LOG.warn("receive {} of {}: if this try fails the redrive policy moves the message to the DLQ", receives, maxReceiveCount);
@@ -56,12 +56,12 @@ public final class OrderFulfilment {
     RecordOutcome outcome = switch (parser.parse(message.getBody())) {
       case InvalidOrder invalid -> {
         if (invalid.orderId() != null) {
-          ThreadContext.put(ORDER_ID, invalid.orderId());
+          MDC.put(ORDER_ID, invalid.orderId());
         }
         yield new RecordOutcome.Rejected("invalid order message: " + invalid.reason());
       }
       case ValidOrder valid -> {
-        ThreadContext.put(ORDER_ID, valid.order().orderId());
+        MDC.put(ORDER_ID, valid.order().orderId());
         yield book(valid.order(), receives, window);
       }
     };

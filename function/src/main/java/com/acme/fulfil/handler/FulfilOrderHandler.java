@@ -3,13 +3,13 @@ package com.acme.fulfil.handler;
 import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.config.FunctionConfig;
 import com.acme.fulfil.observability.FulfilmentMetrics;
+import com.acme.fulfil.observability.FunctionLogging;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import java.util.Map;
 import software.amazon.lambda.powertools.idempotency.Idempotency;
-import software.amazon.lambda.powertools.logging.Logging;
 
 /**
  * The fulfil-order Lambda: an SQS batch in, one courier booking per order out, and a partial batch
@@ -22,29 +22,34 @@ public final class FulfilOrderHandler implements RequestHandler<SQSEvent, SQSBat
   private final FunctionConfig config;
   private final BatchProcessor batch;
   private final FulfilmentMetrics metrics;
+  private final FunctionLogging logging;
 
   public FulfilOrderHandler() {
     this(System.getenv());
   }
 
   public FulfilOrderHandler(Map<String, String> environment) {
-    this(new Wiring(FunctionConfig.fromEnvironment(environment)));
+    this(FunctionLogging.install(environment, Wiring.SERVICE), environment);
   }
 
-  private FulfilOrderHandler(Wiring wiring) {
+  private FulfilOrderHandler(FunctionLogging logging, Map<String, String> environment) {
+    this(new Wiring(FunctionConfig.fromEnvironment(environment)), logging);
+  }
+
+  private FulfilOrderHandler(Wiring wiring, FunctionLogging logging) {
+    this.logging = logging;
     this.config = wiring.config();
     this.batch = new BatchProcessor(wiring.fulfilment(), wiring.visibilityResets(), config.recordConcurrency());
     this.metrics = wiring.metrics();
   }
 
-  @Logging
   @Override
   public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
     // The order's in-progress lock expires with this invocation: a timed-out try frees the order.
     Idempotency.registerLambdaContext(context);
     CallWindow window = new CallWindow(context::getRemainingTimeInMillis, config.partnerDeadlineMargin(),
         config.partnerWorstCase(), config.partnerLookupTimeout());
-    try {
+    try (FunctionLogging.InvocationScope scope = logging.invocation(context)) {
       return batch.process(event.getRecords(), window);
     } finally {
       metrics.flush();

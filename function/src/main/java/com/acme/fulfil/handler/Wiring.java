@@ -21,7 +21,7 @@ import software.amazon.lambda.powertools.metrics.MetricsBuilder;
 
 /** The object graph of one container, from its configuration. */
 record Wiring(FunctionConfig config, OrderFulfilment fulfilment, VisibilityResets visibilityResets, FulfilmentMetrics metrics) {
-  private static final String SERVICE = "fulfil-order";
+  static final String SERVICE = "fulfil-order";
 
   Wiring(FunctionConfig config) {
     this(config, AwsClients.create(config.endpoints()), new ObjectMapper(), metricsFor(config));

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchReq
  * failure it leaves the message invisible for the whole timeout.
  */
 public final class VisibilityResets {
-  private static final Logger LOG = LogManager.getLogger(VisibilityResets.class);
+  private static final Logger LOG = LoggerFactory.getLogger(VisibilityResets.class);
   private static final int SQS_BATCH_LIMIT = 10;
 
   private final SqsClient sqs;
