@@ -1,5 +1,6 @@
 package com.acme.fulfil.config;
 
+import com.acme.fulfil.snapstart.LoopbackRedirect;
 import java.net.URI;
 import java.util.Optional;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
@@ -12,21 +13,27 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The three AWS clients, built once per container on one shared URL-connection HTTP client: it starts
- * faster than Apache or Netty and the function makes a handful of calls per record.
+ * faster than Apache or Netty and the function makes a handful of calls per record. Each can be sent
+ * to loopback, one thread at a time, for SnapStart's priming.
  */
-public record AwsClients(DynamoDbClient dynamoDb, SecretsManagerClient secretsManager, SqsClient sqs) {
+public record AwsClients(DynamoDbClient dynamoDb, SecretsManagerClient secretsManager, SqsClient sqs,
+    LoopbackRedirect loopback) {
 
   public static AwsClients create(FunctionConfig.AwsEndpoints endpoints) {
     SdkHttpClient http = UrlConnectionHttpClient.builder().build();
+    LoopbackRedirect loopback = new LoopbackRedirect();
     return new AwsClients(
-        configure(DynamoDbClient.builder().httpClient(http), endpoints.region(), endpoints.dynamoDb()).build(),
-        configure(SecretsManagerClient.builder().httpClient(http), endpoints.region(), endpoints.secretsManager()).build(),
-        configure(SqsClient.builder().httpClient(http), endpoints.region(), endpoints.sqs()).build());
+        configure(DynamoDbClient.builder().httpClient(http), endpoints.region(), endpoints.dynamoDb(), loopback).build(),
+        configure(SecretsManagerClient.builder().httpClient(http), endpoints.region(), endpoints.secretsManager(), loopback).build(),
+        configure(SqsClient.builder().httpClient(http), endpoints.region(), endpoints.sqs(), loopback).build(),
+        loopback);
   }
 
-  private static <B extends AwsClientBuilder<B, ?>> B configure(B builder, Optional<String> region, Optional<URI> endpoint) {
+  private static <B extends AwsClientBuilder<B, ?>> B configure(B builder, Optional<String> region, Optional<URI> endpoint,
+      LoopbackRedirect loopback) {
     region.map(Region::of).ifPresent(builder::region);
     endpoint.ifPresent(builder::endpointOverride);
+    builder.overrideConfiguration(o -> o.addExecutionInterceptor(loopback));
     return builder;
   }
 }

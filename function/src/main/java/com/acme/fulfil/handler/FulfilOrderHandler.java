@@ -4,6 +4,7 @@ import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.config.FunctionConfig;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.observability.FunctionLogging;
+import com.acme.fulfil.snapstart.SnapStartPriming;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
@@ -23,6 +24,8 @@ public final class FulfilOrderHandler implements RequestHandler<SQSEvent, SQSBat
   private final BatchProcessor batch;
   private final FulfilmentMetrics metrics;
   private final FunctionLogging logging;
+  /** Held here because CRaC holds its registered resources only weakly. */
+  private final SnapStartPriming priming;
 
   public FulfilOrderHandler() {
     this(System.getenv());
@@ -33,11 +36,12 @@ public final class FulfilOrderHandler implements RequestHandler<SQSEvent, SQSBat
   }
 
   private FulfilOrderHandler(FunctionLogging logging, Map<String, String> environment) {
-    this(new Wiring(FunctionConfig.fromEnvironment(environment)), logging);
+    this(Wiring.of(FunctionConfig.fromEnvironment(environment)), logging);
   }
 
   private FulfilOrderHandler(Wiring wiring, FunctionLogging logging) {
     this.logging = logging;
+    this.priming = wiring.priming();
     this.config = wiring.config();
     this.batch = new BatchProcessor(wiring.fulfilment(), wiring.visibilityResets(), config.recordConcurrency());
     this.metrics = wiring.metrics();

@@ -11,7 +11,10 @@ import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.PartnerClient;
 import com.acme.fulfil.queue.VisibilityResets;
 import com.acme.fulfil.secrets.ApiKeySource;
+import com.acme.fulfil.snapstart.SnapStartPriming;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import okhttp3.OkHttpClient;
+import org.crac.Core;
 import software.amazon.cloudwatchlogs.emf.config.Configuration;
 import software.amazon.cloudwatchlogs.emf.config.EnvironmentConfigurationProvider;
 import software.amazon.cloudwatchlogs.emf.environment.Environments;
@@ -19,19 +22,18 @@ import software.amazon.lambda.powertools.idempotency.Idempotency;
 import software.amazon.lambda.powertools.idempotency.IdempotencyConfig;
 import software.amazon.lambda.powertools.metrics.MetricsBuilder;
 
-/** The object graph of one container, from its configuration. */
-record Wiring(FunctionConfig config, OrderFulfilment fulfilment, VisibilityResets visibilityResets, FulfilmentMetrics metrics) {
+/**
+ * The object graph of one container, from its configuration, and the SnapStart priming that walks it
+ * before the snapshot, registered with the CRaC global context as Lambda's runtime expects.
+ */
+record Wiring(FunctionConfig config, OrderFulfilment fulfilment, VisibilityResets visibilityResets, FulfilmentMetrics metrics,
+    SnapStartPriming priming) {
   static final String SERVICE = "fulfil-order";
 
-  Wiring(FunctionConfig config) {
-    this(config, AwsClients.create(config.endpoints()), new ObjectMapper(), metricsFor(config));
-  }
-
-  private Wiring(FunctionConfig config, AwsClients aws, ObjectMapper json, FulfilmentMetrics metrics) {
-    this(config, fulfilment(config, aws, json, metrics), new VisibilityResets(aws.sqs()), metrics);
-  }
-
-  private static OrderFulfilment fulfilment(FunctionConfig config, AwsClients aws, ObjectMapper json, FulfilmentMetrics metrics) {
+  static Wiring of(FunctionConfig config) {
+    AwsClients aws = AwsClients.create(config.endpoints());
+    ObjectMapper json = new ObjectMapper();
+    FulfilmentMetrics metrics = metricsFor(config);
     OrderIdempotencyStore store = new OrderIdempotencyStore(aws.dynamoDb(), config.idempotencyTable());
     // Powertools keeps its configuration in a static: one store per JVM, as Lambda runs one container per JVM.
     Idempotency.config()
@@ -41,10 +43,18 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, VisibilityReset
             .withThrowOnNoIdempotencyKey(true)
             .build())
         .configure();
-    PartnerClient partner = new PartnerClient(PartnerClient.httpClient(), config.partnerBaseUrl(),
+    OkHttpClient http = PartnerClient.httpClient();
+    PartnerClient partner = new PartnerClient(http, config.partnerBaseUrl(),
         new ApiKeySource(aws.secretsManager(), config.apiKeySecretId()), json);
     IdempotentBooking booking = new IdempotentBooking(new PartnerBooking(partner, metrics), store);
-    return new OrderFulfilment(new OrderParser(json), booking, metrics, config.maxReceiveCount());
+    OrderParser parser = new OrderParser(json);
+    VisibilityResets visibility = new VisibilityResets(aws.sqs());
+    SnapStartPriming priming = new SnapStartPriming(parser, store, http, json, aws.secretsManager(), visibility,
+        aws.loopback(), config.partnerBaseUrl());
+    // A no-op where the JVM has no CRaC (local runs, tests); in Lambda, SnapStart calls it before the snapshot.
+    Core.getGlobalContext().register(priming);
+    return new Wiring(config, new OrderFulfilment(parser, booking, metrics, config.maxReceiveCount()), visibility,
+        metrics, priming);
   }
 
   private static FulfilmentMetrics metricsFor(FunctionConfig config) {

@@ -42,6 +42,8 @@ final class HandlerHarness implements AutoCloseable {
   final SqsClient sqs;
   final OrdersQueues queues;
   final FulfilOrderHandler handler;
+  /** The function's environment, pointing at this harness. */
+  final Map<String, String> environment;
   private final SqsEventTranslator translator;
   private final FunctionIdentity identity = new FunctionIdentity("fulfil-order", EmbeddedAws.REGION);
 
@@ -65,6 +67,7 @@ final class HandlerHarness implements AutoCloseable {
     env.put(FunctionEnvironment.PARTNER_DEADLINE_MARGIN_MS, "500");
     env.put(FunctionEnvironment.PARTNER_WORST_CASE_MS, "1000");
     env.put(FunctionEnvironment.PARTNER_LOOKUP_TIMEOUT_MS, "1000");
+    environment = Map.copyOf(env);
     handler = new FulfilOrderHandler(env);
   }
 

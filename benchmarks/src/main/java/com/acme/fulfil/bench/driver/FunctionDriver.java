@@ -60,6 +60,8 @@ public final class FunctionDriver {
         SQSBatchResponse response = invoke(handler, "ORD-COLD-" + UUID.randomUUID());
         result.add("invoked=" + epochMicros());
         result.add("failures=" + response.getBatchItemFailures().size());
+        // CPU time of every thread (JIT and GC included): less at the mercy of a busy machine than the wall clock.
+        result.add("cpuMicros=" + ProcessHandle.current().info().totalCpuDuration().map(d -> d.toNanos() / 1000).orElse(-1L));
       }
       case "warm" -> {
         int warmUp = Integer.parseInt(args[2]);
