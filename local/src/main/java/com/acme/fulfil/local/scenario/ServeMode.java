@@ -6,18 +6,17 @@ import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.aws.QueueRef;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The local stack with this project's configuration, left running for a person: send orders, watch
- * the function's log lines, inspect and redrive the DLQ with the AWS CLI, as the runbook says.
+ * The local stack with this project's configuration, left running for a person: it prints the shell
+ * variables that make docs/runbook.md's commands work against it, and the runbook's drill (send
+ * orders, watch the function's log lines, inspect and redrive the DLQ with the AWS CLI).
  */
 public final class ServeMode {
-  private static final String SAMPLE_ORDER = "{\"order_id\":\"ORD-TRY-0001\",\"placed_at\":\"2026-11-20T14:03:11Z\","
-      + "\"service\":\"standard\",\"ship_to\":{\"name\":\"Test Customer\",\"line1\":\"1 Example Street\",\"line2\":null,"
-      + "\"city\":\"London\",\"postcode\":\"AB1 2CD\",\"country\":\"GB\"},\"parcels\":[{\"weight_grams\":1200}]}";
-
   private final AwsConnection aws;
   private final OrdersStack stack;
   private final SqsClient sqs;
@@ -50,8 +49,9 @@ public final class ServeMode {
     String secretsUrl = aws.secretsManagerEndpoint().orElseThrow().toString();
     QueueRef source = run.queues().source();
     QueueRef dlq = run.queues().deadLetter().orElseThrow();
-    String sqsCli = "aws --endpoint-url " + sqsUrl + " sqs ";
-    return String.join(System.lineSeparator(),
+    String table = run.table().orElseThrow();
+    RunbookEnvironment runbook = new RunbookEnvironment(aws, source, dlq, table, run.secretId(), run.partnerUrl());
+    List<String> lines = new ArrayList<>(List.of(
         "fulfil-order is running locally at time scale " + scale + " (visibility "
             + deployment.queue().visibilityTimeout().toSeconds() + " s, function timeout "
             + deployment.mapping().functionTimeout().toSeconds() + " s, DLQ after "
@@ -59,31 +59,19 @@ public final class ServeMode {
         "",
         "  SQS             " + sqsUrl + "   queue " + source.url(),
         "                  " + " ".repeat(sqsUrl.length()) + "   DLQ   " + dlq.url(),
-        "  DynamoDB        " + dynamoUrl + "   table " + run.table().orElseThrow(),
+        "  DynamoDB        " + dynamoUrl + "   table " + table,
         "  Secrets Manager " + secretsUrl + "   secret " + run.secretId(),
         "  Partner         " + run.partnerUrl() + "   (simulated; latencies of the incident, scaled)",
         "",
-        "In another shell (any AWS CLI; these credentials are the stack's fixed fake ones):",
-        "",
-        "  export AWS_ACCESS_KEY_ID=" + aws.credentials().accessKeyId() + " AWS_SECRET_ACCESS_KEY="
-            + aws.credentials().secretAccessKey() + " AWS_DEFAULT_REGION=" + aws.region(),
-        "  # send an order (send it twice: the partner is booked once)",
-        "  " + sqsCli + "send-message --queue-url " + source.url() + " --message-body '" + SAMPLE_ORDER + "'",
-        "  # send a poison message: after " + deployment.queue().redrive().orElseThrow().maxReceiveCount()
-            + " quick receives it is in the DLQ",
-        "  " + sqsCli + "send-message --queue-url " + source.url() + " --message-body 'not json'",
-        "  # what the queues hold",
-        "  " + sqsCli + "get-queue-attributes --queue-url " + source.url() + " --attribute-names All",
-        "  " + sqsCli + "receive-message --queue-url " + dlq.url()
-            + " --attribute-names All --message-attribute-names All --visibility-timeout 0",
-        "  # redrive the DLQ into the queue (AWS CLI v1 or v2.13+)",
-        "  " + sqsCli + "start-message-move-task --source-arn " + dlq.arn() + " --destination-arn " + source.arn(),
-        "  # the idempotency records",
-        "  aws --endpoint-url " + dynamoUrl + " dynamodb scan --table-name " + run.table().orElseThrow(),
-        "  # what the partner booked for an order",
-        "  curl -s -H \"X-Api-Key: $(aws --endpoint-url " + secretsUrl + " secretsmanager get-secret-value --secret-id "
-            + run.secretId() + " --query SecretString --output text)\" '" + run.partnerUrl()
-            + "/v1/shipments?order_id=ORD-TRY-0001'",
-        "");
+        "Paste these into another shell: they point the AWS CLI at this stack (fake credentials) and set the",
+        "variables docs/runbook.md's commands use, which section 1 reads from the stack's outputs in AWS.",
+        ""));
+    runbook.exportLines().forEach(line -> lines.add("  " + line));
+    lines.add("");
+    lines.add("Then the runbook's drill (docs/runbook.md, section 11); this terminal shows the function's log lines:");
+    lines.add("");
+    RunbookDrill.text().lines().forEach(line -> lines.add("  " + line));
+    lines.add("");
+    return String.join(System.lineSeparator(), lines);
   }
 }

@@ -1,0 +1,138 @@
+package com.acme.fulfil.runbook;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * What the runbook must agree with, read from the repository's sources: the names the function
+ * writes into its log lines and metrics, and the names the stack gives its outputs and alarms. Read
+ * from source rather than from classes because the system tests load the function only as its
+ * deployable zip, and the CDK app is not on their classpath at all.
+ */
+final class Repository {
+  private static final Pattern STRING_CONSTANT = Pattern.compile("static final String (\\w+) = \"([^\"]*)\";");
+  private static final Pattern LOG_CONTEXT_PUT = Pattern.compile("MDC\\.put\\(\\s*(?:\"([^\"]+)\"|(\\w+))\\s*,");
+  private static final String LOG_FORMATTER = "function/src/main/java/com/acme/fulfil/observability/JsonLogFormatter.java";
+  /** The formatter's calls that shape a line: a string field, and the start and end of a nested object. */
+  private static final Pattern FORMATTER_WRITES =
+      Pattern.compile("(writeStringField|writeObjectFieldStart|writeEndObject)\\((?:\"(\\w+)\")?");
+
+  private final Path root;
+
+  private Repository(Path root) {
+    this.root = root;
+  }
+
+  /** The checkout this test runs in: the first directory upwards that holds docs/runbook.md. */
+  static Repository containingThisTest() {
+    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+      if (Files.isRegularFile(dir.resolve("docs/runbook.md")) && Files.isRegularFile(dir.resolve("pom.xml"))) {
+        return new Repository(dir);
+      }
+    }
+    throw new IllegalStateException("no docs/runbook.md above " + Path.of("").toAbsolutePath());
+  }
+
+  Path root() {
+    return root;
+  }
+
+  RunbookDocument runbook() {
+    return RunbookDocument.read(root.resolve("docs/runbook.md"));
+  }
+
+  /** The values of FulfilmentMetrics' public name constants: every metric the function emits. */
+  Set<String> metricNames() {
+    return matches("function/src/main/java/com/acme/fulfil/observability/FulfilmentMetrics.java",
+        "public static final String \\w+ = \"([^\"]+)\";");
+  }
+
+  /**
+   * The fields of every function log line: those JsonLogFormatter writes itself (an object's fields
+   * as {@code object.field}), and every key the code puts into the logging context, which the
+   * formatter writes too.
+   */
+  Set<String> logFields() {
+    Set<String> fields = new LinkedHashSet<>();
+    Deque<String> objects = new ArrayDeque<>();
+    Matcher written = FORMATTER_WRITES.matcher(read(LOG_FORMATTER));
+    while (written.find()) {
+      switch (written.group(1)) {
+        case "writeObjectFieldStart" -> objects.push(written.group(2) + ".");
+        case "writeEndObject" -> objects.poll();
+        default -> {
+          if (written.group(2) != null) { // a named field; the context's keys come from the MDC puts below
+            fields.add(objects.isEmpty() ? written.group(2) : objects.peek() + written.group(2));
+          }
+        }
+      }
+    }
+    for (Path source : javaSources("function/src/main/java")) {
+      String code = read(root.relativize(source).toString());
+      Matcher put = LOG_CONTEXT_PUT.matcher(code);
+      while (put.find()) {
+        fields.add(put.group(1) != null ? put.group(1) : constantValue(code, put.group(2), source));
+      }
+    }
+    return fields;
+  }
+
+  /** The CloudFormation outputs FulfilOrderStack declares. */
+  Set<String> stackOutputs() {
+    return matches("infra/src/main/java/com/acme/fulfil/infra/FulfilOrderStack.java", "output\\(\"(\\w+)\"");
+  }
+
+  /** The alarms FulfilOrderAlarms raises. */
+  Set<String> alarmNames() {
+    return matches("infra/src/main/java/com/acme/fulfil/infra/FulfilOrderAlarms.java", "raise\\(\"([\\w-]+)\"");
+  }
+
+  private static String constantValue(String code, String name, Path source) {
+    Matcher constant = STRING_CONSTANT.matcher(code);
+    while (constant.find()) {
+      if (constant.group(1).equals(name)) {
+        return constant.group(2);
+      }
+    }
+    throw new IllegalStateException(source + " puts the log key " + name + " but declares no such string constant");
+  }
+
+  private Set<String> matches(String file, String regex) {
+    Set<String> found = new LinkedHashSet<>();
+    Matcher matcher = Pattern.compile(regex).matcher(read(file));
+    while (matcher.find()) {
+      found.add(matcher.group(1));
+    }
+    if (found.isEmpty()) {
+      throw new IllegalStateException("found nothing matching " + regex + " in " + file + ": has the code moved?");
+    }
+    return found;
+  }
+
+  private List<Path> javaSources(String directory) {
+    try (Stream<Path> files = Files.walk(root.resolve(directory))) {
+      return new ArrayList<>(files.filter(f -> f.toString().endsWith(".java")).toList());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private String read(String file) {
+    try {
+      return Files.readString(root.resolve(file));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
