@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.EnumMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -17,6 +19,8 @@ import java.util.Optional;
  * --artifact PATH   the zip to measure (default function/target/fulfil-order.zip)
  * --runs N          cold starts per variant (default 15)
  * --memory MB       hold child JVMs to Lambda's CPU share for that memory (needs root), e.g. 1024
+ * --quick           cold start: only the stack's JVM options, with and without priming
+ * --baseline PATH   cold start: another build of the zip to run interleaved with this one
  * --records N       measured records of the warm benchmark (default 1000)
  * --orders N        orders per configuration of the cost benchmark (default 200)
  * </pre>
@@ -39,7 +43,7 @@ public final class BenchmarkCli {
   private static void run(String[] args) throws Exception {
     if (args.length == 0 || args[0].startsWith("-")) {
       System.err.println("usage: benchmarks/run artifact|cold-start|warm|cost|all [--artifact PATH] [--runs N]"
-          + " [--memory MB] [--records N] [--orders N]");
+          + " [--memory MB] [--quick] [--records N] [--orders N]");
       System.exit(2);
     }
     String what = args[0];
@@ -71,8 +75,14 @@ public final class BenchmarkCli {
         memory.ifPresent(mb -> sandbox.add("-XX:MaxRAM=" + mb + "m"));
         ChildJvm child = new ChildJvm(task, driver, stack.functionEnvironment(), sandbox, work, cpu);
         if (what.equals("cold-start") || what.equals("all")) {
-          ChildJvm jarred = child.withTask(task.withClassesJarred(work.resolve("function-classes.jar")));
-          ColdStartBenchmark.print(new ColdStartBenchmark(child, jarred, work).run(runs, System.err), out);
+          Map<ColdStartBenchmark.Layout, ChildJvm> children = new EnumMap<>(ColdStartBenchmark.Layout.class);
+          children.put(ColdStartBenchmark.Layout.AS_DEPLOYED, child);
+          children.put(ColdStartBenchmark.Layout.CLASSES_IN_A_JAR,
+              child.withTask(task.withClassesJarred(work.resolve("function-classes.jar"))));
+          option(args, "--baseline").ifPresent(baseline -> children.put(ColdStartBenchmark.Layout.BASELINE,
+              child.withTask(TaskRoot.unpack(Path.of(baseline).toAbsolutePath(), work.resolve("baseline")))));
+          ColdStartBenchmark.print(new ColdStartBenchmark(children, work)
+              .run(runs, !List.of(args).contains("--quick"), System.err), out);
         }
         if (what.equals("warm") || what.equals("all")) {
           new WarmBenchmark(child).run(records, out);

@@ -63,6 +63,8 @@ final class ChildJvm {
       List<String> command = new ArrayList<>();
       command.add(java.toString());
       command.addAll(sandboxFlags);
+      // The CRaC implementation org.crac finds: Lambda's runtime with SnapStart, the driver's stand-in here.
+      command.add("-Dorg.crac.Core.Compat=" + DriverClasses.CRAC_PACKAGE);
       command.add("-cp");
       command.add(classpath());
       command.add(DriverClasses.MAIN);

@@ -19,49 +19,64 @@ final class ColdStartBenchmark {
   /** The stack's JAVA_TOOL_OPTIONS (infra FulfilOrderFunction). */
   static final String C1_ONLY = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1";
 
-  private final ChildJvm asDeployed;
-  private final ChildJvm jarred;
+  private final Map<Layout, ChildJvm> children;
   private final Path workDirectory;
 
-  /**
-   * @param asDeployed the artifact's layout as Lambda unpacks it
-   * @param jarred the same with the root's classes in a jar, which class-data sharing needs
-   */
-  ColdStartBenchmark(ChildJvm asDeployed, ChildJvm jarred, Path workDirectory) {
-    this.asDeployed = asDeployed;
-    this.jarred = jarred;
+  /** Which artifact a child runs, and how it is laid out. */
+  enum Layout {
+    /** The artifact as Lambda unpacks it. */
+    AS_DEPLOYED,
+    /** The same with the root's classes in a jar, which class-data sharing needs. */
+    CLASSES_IN_A_JAR,
+    /** Another build of the function to compare with (--baseline). */
+    BASELINE
+  }
+
+  ColdStartBenchmark(Map<Layout, ChildJvm> children, Path workDirectory) {
+    this.children = Map.copyOf(children);
     this.workDirectory = workDirectory;
   }
 
   /**
-   * One way of starting the function: its JVM options, whether its classes come from a jar, and
-   * whether the checkpoint hooks run before the first invocation.
+   * One way of starting the function: its JVM options, which artifact and layout, and whether the
+   * checkpoint hooks run before the first invocation.
    */
-  record Variant(String name, String javaToolOptions, boolean classesInJar, boolean primed) {}
+  record Variant(String name, String javaToolOptions, Layout layout, boolean primed) {}
 
   /** Medians in milliseconds. */
   record Row(Variant variant, int runs, double jvmStart, double construction, double priming, double firstInvocation,
       double total, double fastest, double slowest, double cpu) {}
 
-  List<Row> run(int runs, PrintStream progress) {
+  /**
+   * @param allVariants every JVM setting compared, or only the stack's (C1 only) with and without priming
+   */
+  List<Row> run(int runs, boolean allVariants, PrintStream progress) {
     Path archive = workDirectory.resolve("fulfil-order-appcds.jsa");
-    // Training run for application class-data sharing: the classes one cold invocation loads.
-    jarred.run("-XX:ArchiveClassesAtExit=" + archive, List.of("cold"));
     String appCds = "-XX:SharedArchiveFile=" + archive;
-    List<Variant> variants = List.of(
-        new Variant("JDK defaults", "", false, false),
-        new Variant("C1 only", C1_ONLY, false, false),
-        new Variant("no CDS at all (-Xshare:off)", "-Xshare:off", false, false),
-        new Variant("C1 only, classes in a jar", C1_ONLY, true, false),
-        new Variant("JDK defaults + AppCDS (classes in a jar)", appCds, true, false),
-        new Variant("C1 only + AppCDS (classes in a jar)", C1_ONLY + " " + appCds, true, false),
-        new Variant("C1 only, primed (SnapStart)", C1_ONLY, false, true));
+    if (allVariants) {
+      // Training run for application class-data sharing: the classes one cold invocation loads.
+      children.get(Layout.CLASSES_IN_A_JAR).run("-XX:ArchiveClassesAtExit=" + archive, List.of("cold"));
+    }
+    List<Variant> variants = new ArrayList<>();
+    if (children.containsKey(Layout.BASELINE)) {
+      variants.add(new Variant("C1 only, baseline artifact", C1_ONLY, Layout.BASELINE, false));
+    }
+    variants.add(new Variant("C1 only", C1_ONLY, Layout.AS_DEPLOYED, false));
+    if (allVariants) {
+      variants.addAll(List.of(
+          new Variant("JDK defaults", "", Layout.AS_DEPLOYED, false),
+          new Variant("no CDS at all (-Xshare:off)", "-Xshare:off", Layout.AS_DEPLOYED, false),
+          new Variant("C1 only, classes in a jar", C1_ONLY, Layout.CLASSES_IN_A_JAR, false),
+          new Variant("JDK defaults + AppCDS (classes in a jar)", appCds, Layout.CLASSES_IN_A_JAR, false),
+          new Variant("C1 only + AppCDS (classes in a jar)", C1_ONLY + " " + appCds, Layout.CLASSES_IN_A_JAR, false)));
+    }
+    variants.add(new Variant("C1 only, primed (SnapStart)", C1_ONLY, Layout.AS_DEPLOYED, true));
     Map<Variant, List<ChildJvm.Result>> results = new LinkedHashMap<>();
     variants.forEach(v -> results.put(v, new ArrayList<>()));
     // A discarded first round: the page cache and the parent's servers warm up.
     for (int round = 0; round <= runs; round++) {
       for (Variant variant : variants) {
-        ChildJvm.Result result = (variant.classesInJar() ? jarred : asDeployed).run(variant.javaToolOptions(),
+        ChildJvm.Result result = children.get(variant.layout()).run(variant.javaToolOptions(),
             variant.primed() ? List.of("cold", "--prime") : List.of("cold"));
         if (!"0".equals(result.values().get("failures"))) {
           throw new IllegalStateException(variant.name() + ": the first invocation did not book its order: " + result.values());

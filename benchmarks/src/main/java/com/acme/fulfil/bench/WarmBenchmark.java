@@ -23,8 +23,8 @@ final class WarmBenchmark {
   }
 
   void run(int records, PrintStream out) {
-    out.println("| JVM options | warm-up | measured records | median | p90 | p99 | max |");
-    out.println("|---|---:|---:|---:|---:|---:|---:|");
+    out.println("| JVM options | warm-up | measured records | median | p90 | p99 | max | peak RSS |");
+    out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
     ChildJvm.Result result = child.run(ColdStartBenchmark.C1_ONLY,
         List.of("warm", Integer.toString(WARM_UP), Integer.toString(records)));
     if (!"0".equals(result.values().get("failures"))) {
@@ -32,8 +32,8 @@ final class WarmBenchmark {
     }
     List<Double> millis = Arrays.stream(result.values().get("nanos").split(","))
         .map(n -> Long.parseLong(n) / 1e6).toList();
-    out.printf(Locale.ROOT, "| %s | %d | %d | **%.2f ms** | %.2f ms | %.2f ms | %.2f ms |%n", ColdStartBenchmark.C1_ONLY,
+    out.printf(Locale.ROOT, "| %s | %d | %d | **%.2f ms** | %.2f ms | %.2f ms | %.2f ms | %d MB |%n", ColdStartBenchmark.C1_ONLY,
         WARM_UP, millis.size(), Stats.median(millis), Stats.percentile(millis, 90), Stats.percentile(millis, 99),
-        Stats.percentile(millis, 100));
+        Stats.percentile(millis, 100), Long.parseLong(result.values().get("peakRssKb")) / 1024);
   }
 }

@@ -26,6 +26,8 @@ class FunctionDriverTest {
       ChildJvm.Result result = child.run(ColdStartBenchmark.C1_ONLY, List.of("cold", "--prime"));
 
       assertThat(result.values()).containsEntry("failures", "0");
+      // The function's priming and Powertools metrics' own SnapStart hook.
+      assertThat(result.values()).as("checkpoint hooks that ran").containsEntry("checkpointHooks", "2");
       assertThat(stack.partner().bookings()).hasSize(1);
       assertThat(stack.partner().bookings().getFirst().orderId()).startsWith("ORD-COLD-");
     }

@@ -8,6 +8,7 @@ import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +56,7 @@ public final class FunctionDriver {
           // What SnapStart does when it publishes a version: run every registered org.crac hook, then
           // snapshot. The snapshot is restored later, so the time spent here leaves the first invocation.
           Core.checkpointRestore();
+          result.add("checkpointHooks=" + Core.registered());
         }
         result.add("primed=" + epochMicros());
         SQSBatchResponse response = invoke(handler, "ORD-COLD-" + UUID.randomUUID());
@@ -84,6 +86,7 @@ public final class FunctionDriver {
       }
       default -> throw new IllegalArgumentException("unknown mode " + mode);
     }
+    result.add("peakRssKb=" + peakResidentKilobytes());
     Files.write(resultFile, result);
     // The handler's pools would otherwise keep the JVM up for their idle timeouts.
     System.exit(0);
@@ -118,6 +121,18 @@ public final class FunctionDriver {
          "ship_to":{"name":"Customer 1","line1":"1 Example Street","line2":null,"city":"London",
                     "postcode":"AB1 2CD","country":"GB"},
          "parcels":[{"weight_grams":1200}]}""".formatted(orderId);
+  }
+
+  /** The most memory the process has held in RAM (Linux's VmHWM), or -1 where /proc is not there. */
+  private static long peakResidentKilobytes() {
+    try {
+      return Files.readAllLines(Path.of("/proc/self/status")).stream()
+          .filter(line -> line.startsWith("VmHWM:"))
+          .mapToLong(line -> Long.parseLong(line.replaceAll("[^0-9]", "")))
+          .findFirst().orElse(-1);
+    } catch (IOException e) {
+      return -1;
+    }
   }
 
   private static long epochMicros() {

@@ -20,6 +20,11 @@ public final class Core {
     return GLOBAL;
   }
 
+  /** How many resources were registered, which is how many hooks a checkpoint runs. */
+  public static int registered() {
+    return GLOBAL.resources.size();
+  }
+
   public static void checkpointRestore() throws CheckpointException, RestoreException {
     try {
       GLOBAL.beforeCheckpoint(GLOBAL);
