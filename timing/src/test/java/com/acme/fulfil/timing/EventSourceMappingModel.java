@@ -1,0 +1,65 @@
+package com.acme.fulfil.timing;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * Lambda's SQS event source mapping and the fulfil-order handler reduced to their clocks, for checking
+ * the timing rules against what actually happens to a batch.
+ *
+ * <p>The mapping receives the first record of a batch (its visibility window starts then), keeps
+ * gathering for at most the batching window, then invokes. The handler runs the batch's records
+ * {@code recordConcurrency} at a time; each record starts a partner booking only if the partner's
+ * worst case still fits before the deadline margin (a booking it could not finish would be an
+ * unknown outcome), cuts the call at that margin, and records the outcome within the margin. Lambda
+ * ends the invocation at the function timeout whatever the handler is doing.
+ */
+final class EventSourceMappingModel {
+  private EventSourceMappingModel() {}
+
+  /**
+   * One batch's timeline, all offsets from the first record's receive.
+   *
+   * @param receivedAt when each record of the batch was received (its visibility window opened)
+   * @param invokedAt when the mapping invoked the function with the batch
+   * @param partnerLatencies how long the partner would take for each record, if the handler waited
+   * @param recordingTimes how long each record's outcome takes to record after its call
+   * @param hangs the invocation never returns by itself (a stuck dependency): Lambda's timeout ends it
+   */
+  record Batch(List<Duration> receivedAt, Duration invokedAt, List<Duration> partnerLatencies,
+      List<Duration> recordingTimes, boolean hangs) {}
+
+  /** When the invocation stops running, as an offset from the first record's receive. */
+  static Duration invocationEnd(TimingBudget budget, Batch batch) {
+    Duration deadline = batch.invokedAt().plus(budget.functionTimeout());
+    if (batch.hangs()) {
+      return deadline;
+    }
+    PriorityQueue<Duration> freeSlots = new PriorityQueue<>();
+    for (int i = 0; i < budget.recordConcurrency(); i++) {
+      freeSlots.add(batch.invokedAt());
+    }
+    Duration lastDone = batch.invokedAt();
+    for (int record = 0; record < batch.partnerLatencies().size(); record++) {
+      Duration start = freeSlots.poll();
+      Duration usable = deadline.minus(start).minus(budget.partnerDeadlineMargin());
+      Duration done = start;
+      if (usable.compareTo(budget.partnerWorstCase()) >= 0) {
+        Duration call = min(batch.partnerLatencies().get(record), usable);
+        done = start.plus(call).plus(batch.recordingTimes().get(record));
+      }
+      freeSlots.add(done);
+      lastDone = max(lastDone, done);
+    }
+    return min(lastDone, deadline);
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+}
