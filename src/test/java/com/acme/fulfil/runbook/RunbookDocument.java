@@ -54,6 +54,24 @@ record RunbookDocument(String text, List<Section> sections) {
     return matching.getFirst();
   }
 
+  /** The commands of a shell script: one per line (a trailing backslash continues it), comments and blank lines left out. */
+  static List<String> shellCommands(String script) {
+    List<String> commands = new ArrayList<>();
+    StringBuilder continued = new StringBuilder();
+    for (String line : script.lines().toList()) {
+      if (continued.isEmpty() && (line.isBlank() || line.strip().startsWith("#"))) {
+        continue;
+      }
+      if (line.endsWith("\\")) {
+        continued.append(line, 0, line.length() - 1);
+        continue;
+      }
+      commands.add(continued.append(line).toString().strip());
+      continued.setLength(0);
+    }
+    return commands;
+  }
+
   /** One {@code ## } section: its title and the lines up to the next one. */
   record Section(String title, List<String> lines) {
 
@@ -81,24 +99,9 @@ record RunbookDocument(String text, List<Section> sections) {
       return blocks;
     }
 
-    /** The shell commands of the {@code sh} blocks, in order: one per line, comments and blank lines left out. */
+    /** The shell commands of the {@code sh} blocks, in order. */
     List<String> commands() {
-      List<String> commands = new ArrayList<>();
-      for (String block : codeBlocks("sh")) {
-        StringBuilder continued = new StringBuilder();
-        for (String line : block.lines().toList()) {
-          if (continued.isEmpty() && (line.isBlank() || line.strip().startsWith("#"))) {
-            continue;
-          }
-          if (line.endsWith("\\")) {
-            continued.append(line, 0, line.length() - 1);
-            continue;
-          }
-          commands.add(continued.append(line).toString().strip());
-          continued.setLength(0);
-        }
-      }
-      return commands;
+      return codeBlocks("sh").stream().flatMap(block -> shellCommands(block).stream()).toList();
     }
 
     /** Every backticked name in the first column of the section's first table, header and rule left out. */
