@@ -81,6 +81,8 @@ class RunbookDrillTest {
         assertThat(lastOutput.strip()).as("what the drill's partner lookup printed").isEqualTo("1");
         assertThat(partner.bookingsFor(DOUBLE_SENT_ORDER)).hasSize(1);
         assertThat(partner.bookingsFor(POISON_ORDER)).isEmpty();
+        // ElasticMQ keeps a message's id when it moves it (AWS gives it a new one), so the redriven
+        // poison message is the same message, received again past its first five receives.
         String poison = poisonMessageId;
         await("the redriven poison message received again", () -> receives.getOrDefault(poison, 0) > TimingBudget.defaults().maxReceiveCount());
       }
