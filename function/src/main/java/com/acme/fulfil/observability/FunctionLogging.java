@@ -2,6 +2,7 @@ package com.acme.fulfil.observability;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,9 +30,12 @@ public final class FunctionLogging {
 
   private final AtomicBoolean coldStart = new AtomicBoolean(true);
   private final String service;
+  /** java.util.logging holds loggers weakly: a configured logger nobody references is collected with its handler. */
+  private final List<Logger> configured;
 
-  private FunctionLogging(String service) {
+  private FunctionLogging(String service, List<Logger> configured) {
     this.service = service;
+    this.configured = configured;
   }
 
   /**
@@ -40,9 +44,9 @@ public final class FunctionLogging {
    */
   public static FunctionLogging install(Map<String, String> environment, String service) {
     Level own = level(environment.getOrDefault(LOG_LEVEL, "INFO"));
-    configure(Logger.getLogger(OWN), own);
-    configure(Logger.getLogger(LIBRARIES), Level.WARNING);
-    return new FunctionLogging(service);
+    return new FunctionLogging(service, List.of(
+        configure(Logger.getLogger(OWN), own),
+        configure(Logger.getLogger(LIBRARIES), Level.WARNING)));
   }
 
   /**
@@ -67,7 +71,7 @@ public final class FunctionLogging {
     void close();
   }
 
-  private static void configure(Logger logger, Level level) {
+  private static Logger configure(Logger logger, Level level) {
     for (Handler existing : logger.getHandlers()) {
       if (existing.getClass().getName().equals(StdoutHandler.class.getName())) {
         logger.removeHandler(existing);
@@ -78,6 +82,7 @@ public final class FunctionLogging {
     logger.addHandler(handler);
     logger.setUseParentHandlers(false);
     logger.setLevel(level);
+    return logger;
   }
 
   static Level level(String name) {
