@@ -1,5 +1,6 @@
 package com.acme.fulfil.bench;
 
+import com.acme.fulfil.local.TimeScale;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import java.util.Optional;
  * --baseline PATH   cold start: another build of the zip to run interleaved with this one
  * --records N       measured records of the warm benchmark (default 1000)
  * --orders N        orders per configuration of the cost benchmark (default 200)
+ * --scale N         the cost benchmark runs N times faster than real time (default 10)
  * </pre>
  */
 public final class BenchmarkCli {
@@ -43,7 +45,7 @@ public final class BenchmarkCli {
   private static void run(String[] args) throws Exception {
     if (args.length == 0 || args[0].startsWith("-")) {
       System.err.println("usage: benchmarks/run artifact|cold-start|warm|cost|all [--artifact PATH] [--runs N]"
-          + " [--memory MB] [--quick] [--records N] [--orders N]");
+          + " [--memory MB] [--quick] [--records N] [--orders N] [--scale N]");
       System.exit(2);
     }
     String what = args[0];
@@ -61,7 +63,8 @@ public final class BenchmarkCli {
       ArtifactReport.of(artifact).print(out, 20);
     }
     if (what.equals("cost") || what.equals("all")) {
-      new CostBenchmark(artifact).run(orders, out);
+      TimeScale scale = new TimeScale(Integer.parseInt(option(args, "--scale").orElse("10")));
+      new CostBenchmark(artifact, scale, Files.createTempFile("fulfil-order-cost-", ".log")).run(orders, out);
     }
     if (what.equals("cold-start") || what.equals("warm") || what.equals("all")) {
       Path work = Files.createTempDirectory("fulfil-order-bench-");
