@@ -11,6 +11,7 @@ import com.acme.fulfil.local.scenario.PartnerDay;
 import com.acme.fulfil.local.scenario.ReportJson;
 import com.acme.fulfil.local.scenario.Scenario;
 import com.acme.fulfil.local.scenario.ScenarioSettings;
+import com.acme.fulfil.system.harness.PackagedArtifact;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

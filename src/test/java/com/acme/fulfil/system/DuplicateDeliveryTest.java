@@ -1,0 +1,120 @@
+package com.acme.fulfil.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.acme.fulfil.local.aws.AwsBackend;
+import com.acme.fulfil.local.esm.Invocation;
+import com.acme.fulfil.sim.Reaction;
+import com.acme.fulfil.sim.SimulatedPartner;
+import com.acme.fulfil.system.backend.OnSelectedBackend;
+import com.acme.fulfil.system.harness.Await;
+import com.acme.fulfil.system.harness.Figures;
+import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
+import com.acme.fulfil.system.harness.InvocationLog;
+import com.acme.fulfil.system.harness.Orders;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SQS and the producer deliver an order more than once; the partner never deduplicates. Each way an
+ * order arrives twice ends with one courier booked, judged by the partner's ledger.
+ */
+@OnSelectedBackend
+class DuplicateDeliveryTest {
+  /** Twelve seconds of visibility and a retry or two: far more than any of these needs. */
+  private static final Duration SETTLES = Duration.ofSeconds(40);
+
+  private static final Set<String> redeliverOrders = ConcurrentHashMap.newKeySet();
+  private static FulfilOrderUnderTest fulfil;
+  private static SimulatedPartner partner;
+  private static InvocationLog invocations;
+
+  @BeforeAll
+  static void deploy(AwsBackend backend) {
+    fulfil = FulfilOrderUnderTest.on(backend, "duplicates")
+        .faultyDynamoDb()
+        .redeliverNow(message -> redeliverOrders.removeIf(message.body()::contains))
+        .start();
+    partner = fulfil.partner();
+    invocations = fulfil.invocations();
+  }
+
+  @AfterAll
+  static void undeploy() {
+    if (fulfil != null) {
+      fulfil.close();
+    }
+  }
+
+  @AfterEach
+  void healthy() {
+    fulfil.dynamoDb().heal();
+    partner.script().clear();
+  }
+
+  @Test
+  void sameMessageDeliveredToTwoConcurrentInvocationsBooksOnce() {
+    String orderId = Orders.newId("ORD-DUP-SQS");
+    // Slow enough that the second delivery arrives while the first invocation is still booking.
+    partner.script().forOrder(orderId, 1, new Reaction.BookAfter(Duration.ofMillis(700)));
+    redeliverOrders.add(orderId);
+
+    String messageId = fulfil.send(Orders.body(orderId));
+    fulfil.awaitDeleted(List.of(messageId), SETTLES);
+
+    assertThat(invocations.ranConcurrently(messageId)).as("two invocations held the message at once").isTrue();
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+    assertThat(invocations.deleted(messageId)).isTrue();
+    assertThat(fulfil.deadLetters().messages()).doesNotContainKey(messageId);
+    Figures.print("same message, two concurrent invocations: %d receives, %d booking(s)",
+        invocations.receives(messageId), partner.bookingsFor(orderId).size());
+  }
+
+  @Test
+  void messageRedeliveredAfterItsInvocationTimedOutBooksOnce() {
+    String orderId = Orders.newId("ORD-DUP-TIMEOUT");
+    // The partner books at once; recording the booking then hangs past the 2 s function timeout.
+    fulfil.dynamoDb().stall("UpdateItem", Duration.ofSeconds(5));
+
+    String messageId = fulfil.send(Orders.body(orderId));
+    Await.until(SETTLES, () -> timedOut(messageId));
+    fulfil.dynamoDb().heal();
+    fulfil.awaitDeleted(List.of(messageId), SETTLES);
+
+    assertThat(timedOut(messageId)).as("the first invocation timed out").isTrue();
+    assertThat(invocations.receives(messageId)).isGreaterThanOrEqualTo(2);
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+    assertThat(invocations.deleted(messageId)).isTrue();
+    assertThat(fulfil.records().completed(orderId)).hasValueSatisfying(record ->
+        assertThat(record.shipmentId()).contains(partner.bookingsFor(orderId).getFirst().shipmentId()));
+    Figures.print("redelivered after a timed-out invocation: %d receives, %d booking(s), %d lookup(s)",
+        invocations.receives(messageId), partner.bookingsFor(orderId).size(), partner.lookupCount());
+  }
+
+  @Test
+  void orderSentInTwoMessagesBooksOnce() {
+    String orderId = Orders.newId("ORD-DUP-PRODUCER");
+
+    List<String> messageIds = fulfil.sendAll(List.of(Orders.body(orderId), Orders.body(orderId)));
+    fulfil.awaitDeleted(messageIds, SETTLES);
+    // The producer retries once more, long after the order was booked.
+    String late = fulfil.send(Orders.body(orderId));
+    fulfil.awaitDeleted(List.of(late), SETTLES);
+
+    assertThat(Set.copyOf(messageIds)).hasSize(2).doesNotContain(late);
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+    assertThat(invocations.deletedAll(List.of(messageIds.get(0), messageIds.get(1), late))).isTrue();
+    Figures.print("one order in three messages: %d booking(s)", partner.bookingsFor(orderId).size());
+  }
+
+  private static boolean timedOut(String messageId) {
+    return invocations.runs().stream().anyMatch(run -> run.handled(messageId)
+        && run.invocation().outcome() == Invocation.Outcome.TIMED_OUT);
+  }
+}

@@ -1,0 +1,79 @@
+package com.acme.fulfil.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.acme.fulfil.local.aws.AwsBackend;
+import com.acme.fulfil.sim.SimulatedPartner;
+import com.acme.fulfil.system.backend.OnSelectedBackend;
+import com.acme.fulfil.system.harness.Figures;
+import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
+import com.acme.fulfil.system.harness.Orders;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The partner rotates its API key while orders stream in. It cuts over first and the new key reaches
+ * the secret a moment later, the race a rotation runs in real life: orders caught between the two
+ * are refused with 401, the function re-reads the secret, and what still fails is retried, never
+ * dead-lettered.
+ */
+@OnSelectedBackend
+class KeyRotationTest {
+  private static final String NEXT_KEY = "partner-key-2";
+  private static final int ORDERS = 40;
+  private static final Duration SPACING = Duration.ofMillis(100);
+  private static final Duration SECRET_LAGS_BY = Duration.ofSeconds(1);
+
+  private static FulfilOrderUnderTest fulfil;
+  private static SimulatedPartner partner;
+
+  @BeforeAll
+  static void deploy(AwsBackend backend) {
+    fulfil = FulfilOrderUnderTest.on(backend, "key-rotation").start();
+    partner = fulfil.partner();
+  }
+
+  @AfterAll
+  static void undeploy() {
+    if (fulfil != null) {
+      fulfil.close();
+    }
+  }
+
+  @Test
+  void keyRotationMidStreamSendsNoOrderToTheDlq() throws InterruptedException {
+    List<String> orderIds = new ArrayList<>();
+    List<String> messageIds = new ArrayList<>();
+    long started = System.nanoTime();
+    for (int i = 0; i < ORDERS; i++) {
+      if (i == ORDERS / 2) {
+        partner.rotateKey(NEXT_KEY);
+      }
+      if (i == ORDERS / 2 + SECRET_LAGS_BY.dividedBy(SPACING)) {
+        fulfil.putPartnerKey(NEXT_KEY);
+      }
+      String orderId = Orders.newId("ORD-ROTATION");
+      orderIds.add(orderId);
+      messageIds.add(fulfil.send(Orders.body(orderId)));
+      Thread.sleep(SPACING);
+    }
+    Duration visibility = fulfil.queues().settings().visibilityTimeout();
+    fulfil.awaitDeleted(messageIds, visibility.multipliedBy(3));
+
+    SoftAssertions softly = new SoftAssertions();
+    orderIds.forEach(orderId -> softly.assertThat(partner.bookingsFor(orderId)).as(orderId + ": bookings").hasSize(1));
+    softly.assertThat(fulfil.invocations().deletedAll(messageIds)).as("every message deleted").isTrue();
+    softly.assertThat(fulfil.deadLetters().messages()).as("DLQ").isEmpty();
+    softly.assertThat(partner.unauthorizedCount()).as("requests refused with the old key").isPositive();
+    softly.assertAll();
+    int mostReceives = messageIds.stream().mapToInt(fulfil.invocations()::receives).max().orElse(0);
+    Figures.print("key rotation mid-stream: %d orders, %d bookings, %d requests refused (401), up to %d receives, 0 in the DLQ, %.1f s",
+        ORDERS, partner.bookings().size(), partner.unauthorizedCount(), mostReceives, (System.nanoTime() - started) / 1e9);
+    assertThat(mostReceives).isLessThan(5);
+  }
+}

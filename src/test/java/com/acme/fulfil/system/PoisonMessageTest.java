@@ -1,0 +1,190 @@
+package com.acme.fulfil.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.acme.fulfil.local.aws.AwsBackend;
+import com.acme.fulfil.sim.Reaction;
+import com.acme.fulfil.sim.SimulatedPartner;
+import com.acme.fulfil.system.backend.OnSelectedBackend;
+import com.acme.fulfil.system.harness.Figures;
+import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
+import com.acme.fulfil.system.harness.Orders;
+import com.acme.fulfil.timing.TimingBudget;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+
+/**
+ * Messages that can never become a booking: not JSON, breaking a rule of the order contract, too large,
+ * or refused by the partner for good (400, 422). Each must reach the DLQ after exactly maxReceiveCount
+ * receives, within seconds rather than five visibility timeouts, with nothing booked, and arrive there
+ * as it was sent, so on-call can read and redrive it.
+ */
+@OnSelectedBackend
+class PoisonMessageTest {
+  private static final int MAX_RECEIVE_COUNT = 5;
+  private static final Map<String, MessageAttributeValue> ATTRIBUTES = Map.of(
+      "traceparent", text("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),
+      "producer", text("checkout-service"));
+
+  private static FulfilOrderUnderTest fulfil;
+  private static SimulatedPartner partner;
+  private static Duration visibility;
+
+  @BeforeAll
+  static void deploy(AwsBackend backend) {
+    // A 5 s function, so a 30 s visibility timeout: each message would need four of them (2 minutes)
+    // to reach the DLQ if the function did not hand it back at once.
+    fulfil = FulfilOrderUnderTest.on(backend, "poison")
+        .budget(TimingBudget.builder().partnerWorstCase(Duration.ofSeconds(1)).partnerDeadlineMargin(Duration.ofMillis(500))
+            .functionTimeout(Duration.ofSeconds(5)).build())
+        .start();
+    partner = fulfil.partner();
+    visibility = fulfil.queues().settings().visibilityTimeout();
+  }
+
+  @AfterAll
+  static void undeploy() {
+    if (fulfil != null) {
+      fulfil.close();
+    }
+  }
+
+  @Test
+  void invalidJsonReachesTheDlqAfterFiveQuickReceivesUntouched() {
+    Map<String, String> poison = new LinkedHashMap<>();
+    poison.put("form-encoded", "order_id=" + Orders.newId("ORD-FORM") + "&service=standard");
+    poison.put("truncated JSON", Orders.body(Orders.newId("ORD-TRUNC")).substring(0, 40));
+    poison.put("trailing content", Orders.body(Orders.newId("ORD-TRAIL")) + " {}");
+    poison.put("plain text", "please ship my order");
+
+    proveDeadLettered(poison, 0);
+  }
+
+  @Test
+  void everyBrokenContractRuleReachesTheDlqWithNothingBooked() {
+    Map<String, String> poison = new LinkedHashMap<>();
+    broken(poison, "order_id missing", order -> order.remove("order_id"));
+    broken(poison, "order_id empty", order -> order.put("order_id", ""));
+    broken(poison, "order_id with a space", order -> order.put("order_id", "ORD 2026 1"));
+    broken(poison, "order_id of 65 characters", order -> order.put("order_id", "O".repeat(65)));
+    broken(poison, "order_id a number", order -> order.put("order_id", 2026));
+    broken(poison, "placed_at missing", order -> order.remove("placed_at"));
+    broken(poison, "placed_at not an instant", order -> order.put("placed_at", "yesterday"));
+    broken(poison, "service missing", order -> order.remove("service"));
+    broken(poison, "service unknown", order -> order.put("service", "overnight"));
+    broken(poison, "ship_to missing", order -> order.remove("ship_to"));
+    broken(poison, "ship_to not an object", order -> order.put("ship_to", "1 Example Street, London"));
+    broken(poison, "ship_to.name blank", order -> shipTo(order).put("name", "  "));
+    broken(poison, "ship_to.line1 of 201 characters", order -> shipTo(order).put("line1", "x".repeat(201)));
+    broken(poison, "ship_to.line2 of 201 characters", order -> shipTo(order).put("line2", "x".repeat(201)));
+    broken(poison, "ship_to.city missing", order -> shipTo(order).remove("city"));
+    broken(poison, "ship_to.postcode blank", order -> shipTo(order).put("postcode", ""));
+    broken(poison, "ship_to.country lower case", order -> shipTo(order).put("country", "gb"));
+    broken(poison, "ship_to.country three letters", order -> shipTo(order).put("country", "GBR"));
+    broken(poison, "parcels missing", order -> order.remove("parcels"));
+    broken(poison, "parcels empty", order -> order.putArray("parcels"));
+    broken(poison, "51 parcels", order -> {
+      ArrayNode parcels = order.putArray("parcels");
+      for (int i = 0; i < 51; i++) {
+        parcels.addObject().put("weight_grams", 100);
+      }
+    });
+    broken(poison, "parcel not an object", order -> order.putArray("parcels").add(1200));
+    broken(poison, "weight_grams 0", order -> parcel(order).put("weight_grams", 0));
+    broken(poison, "weight_grams 70001", order -> parcel(order).put("weight_grams", 70_001));
+    broken(poison, "weight_grams a fraction", order -> parcel(order).put("weight_grams", 1200.5));
+    broken(poison, "weight_grams a string", order -> parcel(order).put("weight_grams", "1200"));
+    String orderId = Orders.newId("ORD-DUPKEY");
+    poison.put("order_id twice", Orders.body(orderId).replaceFirst("\\{", "{\"order_id\":\"" + orderId + "-2\","));
+    poison.put("a JSON array", "[" + Orders.body(Orders.newId("ORD-ARRAY")) + "]");
+
+    proveDeadLettered(poison, 0);
+  }
+
+  @Test
+  void bodyOverTheContractsSizeLimitReachesTheDlq() {
+    ObjectNode order = Orders.valid(Orders.newId("ORD-HUGE"));
+    // A field the contract ignores, but it takes the body past 256 KiB.
+    order.put("gift_message", "x".repeat(262_144));
+
+    proveDeadLettered(Map.of("body of " + order.toString().length() + " bytes", order.toString()), 0);
+  }
+
+  @Test
+  void ordersThePartnerRejectsWith400Or422ReachTheDlqWithNothingBooked() {
+    String invalid = Orders.newId("ORD-400");
+    String addressRejected = Orders.newId("ORD-422");
+    partner.script().forOrder(invalid, Reaction.invalidRequest("parcels exceed the courier's size limits"));
+    partner.script().forOrder(addressRejected, Reaction.addressRejected());
+    ObjectNode unsupported = Orders.valid(Orders.newId("ORD-422-ZZ"));
+    ((ObjectNode) unsupported.get("ship_to")).put("country", SimulatedPartner.UNSUPPORTED_COUNTRY);
+    Map<String, String> rejected = new LinkedHashMap<>();
+    rejected.put("partner 400 invalid_request", Orders.body(invalid));
+    rejected.put("partner 422 address_rejected", Orders.body(addressRejected));
+    rejected.put("partner 422 unsupported_destination", unsupported.toString());
+
+    proveDeadLettered(rejected, MAX_RECEIVE_COUNT);
+  }
+
+  /**
+   * Sends every body with message attributes and proves each one's fate: in the DLQ, as sent, after
+   * exactly five receives, faster than a single visibility timeout, and never booked.
+   */
+  private static void proveDeadLettered(Map<String, String> poisonByCase, int postsEach) {
+    int postsBefore = partner.postCount();
+    int bookingsBefore = partner.bookings().size();
+    long started = System.nanoTime();
+    Map<String, String> messageIdByCase = new LinkedHashMap<>();
+    poisonByCase.forEach((name, body) -> messageIdByCase.put(name, fulfil.send(body, ATTRIBUTES)));
+
+    fulfil.awaitDeadLettered(messageIdByCase.values(), visibility.multipliedBy(3));
+    Duration toDlq = Duration.ofNanos(System.nanoTime() - started);
+
+    Map<String, Message> dlq = fulfil.deadLetters().messages();
+    SoftAssertions softly = new SoftAssertions();
+    messageIdByCase.forEach((name, messageId) -> {
+      softly.assertThat(dlq).as(name + ": in the DLQ").containsKey(messageId);
+      Message dead = dlq.get(messageId);
+      if (dead != null) {
+        softly.assertThat(dead.body()).as(name + ": body as sent").isEqualTo(poisonByCase.get(name));
+        softly.assertThat(dead.messageAttributes()).as(name + ": message attributes as sent").isEqualTo(ATTRIBUTES);
+      }
+      softly.assertThat(fulfil.invocations().receives(messageId)).as(name + ": receives").isEqualTo(MAX_RECEIVE_COUNT);
+    });
+    softly.assertThat(toDlq).as("all in the DLQ within one visibility timeout").isLessThan(visibility);
+    softly.assertThat(partner.bookings()).as("bookings").hasSize(bookingsBefore);
+    softly.assertThat(partner.postCount() - postsBefore).as("booking requests").isEqualTo(postsEach * poisonByCase.size());
+    softly.assertAll();
+    Figures.print("poison: %d message(s) (%s) in the DLQ after %d receives each, %.1f s after sending, 0 bookings",
+        messageIdByCase.size(), String.join(", ", messageIdByCase.keySet()), MAX_RECEIVE_COUNT, toDlq.toMillis() / 1000.0);
+  }
+
+  private static void broken(Map<String, String> poison, String rule, Consumer<ObjectNode> breakIt) {
+    ObjectNode order = Orders.valid(Orders.newId("ORD-BROKEN"));
+    breakIt.accept(order);
+    poison.put(rule, order.toString());
+  }
+
+  private static ObjectNode shipTo(ObjectNode order) {
+    return (ObjectNode) order.get("ship_to");
+  }
+
+  private static ObjectNode parcel(ObjectNode order) {
+    return (ObjectNode) order.get("parcels").get(0);
+  }
+
+  private static MessageAttributeValue text(String value) {
+    return MessageAttributeValue.builder().dataType("String").stringValue(value).build();
+  }
+
+}

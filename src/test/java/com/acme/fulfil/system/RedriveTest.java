@@ -1,0 +1,75 @@
+package com.acme.fulfil.system;
+
+import com.acme.fulfil.local.aws.AwsBackend;
+import com.acme.fulfil.sim.Reaction;
+import com.acme.fulfil.sim.SimulatedPartner;
+import com.acme.fulfil.system.backend.OnSelectedBackend;
+import com.acme.fulfil.system.harness.Await;
+import com.acme.fulfil.system.harness.Figures;
+import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
+import com.acme.fulfil.system.harness.Orders;
+import java.time.Duration;
+import java.util.List;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * On-call's redrive: the partner refused some orders until it fixed its side, the messages went to the
+ * DLQ, and once the cause is fixed they are moved back with {@code StartMessageMoveTask}. Each is then
+ * booked once; one whose order was booked meanwhile (the producer sent it again) is not booked again.
+ */
+@OnSelectedBackend
+class RedriveTest {
+  private static FulfilOrderUnderTest fulfil;
+  private static SimulatedPartner partner;
+
+  @BeforeAll
+  static void deploy(AwsBackend backend) {
+    fulfil = FulfilOrderUnderTest.on(backend, "redrive").start();
+    partner = fulfil.partner();
+  }
+
+  @AfterAll
+  static void undeploy() {
+    if (fulfil != null) {
+      fulfil.close();
+    }
+  }
+
+  @Test
+  void messagesRedrivenAfterTheCauseIsFixedAreBookedOnceAndABookedOneIsNotBookedAgain() {
+    Duration visibility = fulfil.queues().settings().visibilityTimeout();
+    String refusedA = Orders.newId("ORD-REDRIVE-A");
+    String refusedB = Orders.newId("ORD-REDRIVE-B");
+    String bookedMeanwhile = Orders.newId("ORD-REDRIVE-RESENT");
+    // The partner's address service is broken for these orders: 422 on every try, for now.
+    for (String orderId : List.of(refusedA, refusedB, bookedMeanwhile)) {
+      partner.script().forOrder(orderId, Reaction.addressRejected());
+    }
+    List<String> deadLettered = fulfil.sendAll(List.of(Orders.body(refusedA), Orders.body(refusedB), Orders.body(bookedMeanwhile)));
+    fulfil.awaitDeadLettered(deadLettered, visibility);
+
+    // The partner fixes its side; the producer happens to send one of the orders again, and it is booked.
+    partner.script().clear();
+    String resent = fulfil.send(Orders.body(bookedMeanwhile));
+    fulfil.awaitDeleted(List.of(resent), visibility.multipliedBy(2));
+    int bookingsBeforeRedrive = partner.bookings().size();
+
+    fulfil.redrive();
+    boolean emptied = Await.until(visibility.multipliedBy(3),
+        () -> fulfil.deadLetters().messages().isEmpty() && fulfil.queued().total() == 0);
+
+    SoftAssertions softly = new SoftAssertions();
+    softly.assertThat(bookingsBeforeRedrive).as("bookings before the redrive").isEqualTo(1);
+    softly.assertThat(emptied).as("DLQ and queue emptied").isTrue();
+    softly.assertThat(partner.bookingsFor(refusedA)).as("redriven order A").hasSize(1);
+    softly.assertThat(partner.bookingsFor(refusedB)).as("redriven order B").hasSize(1);
+    softly.assertThat(partner.bookingsFor(bookedMeanwhile)).as("redriven order booked meanwhile").hasSize(1);
+    softly.assertThat(fulfil.invocations().deletedAll(deadLettered)).as("redriven messages deleted").isTrue();
+    softly.assertAll();
+    Figures.print("redrive: %d messages moved back from the DLQ, %d bookings before, %d after (one order already booked)",
+        deadLettered.size(), bookingsBeforeRedrive, partner.bookings().size());
+  }
+}

@@ -1,0 +1,109 @@
+package com.acme.fulfil.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.acme.fulfil.local.TimeScale;
+import com.acme.fulfil.local.aws.AwsBackend;
+import com.acme.fulfil.sim.Reaction;
+import com.acme.fulfil.sim.SimulatedPartner;
+import com.acme.fulfil.system.backend.OnSelectedBackend;
+import com.acme.fulfil.system.harness.Await;
+import com.acme.fulfil.system.harness.Figures;
+import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
+import com.acme.fulfil.system.harness.Orders;
+import com.acme.fulfil.timing.TimingBudget;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The partner books and its answer never arrives: the connection drops, or the answer is still not
+ * there when the function must stop waiting. The try fails as "outcome unknown", the message comes
+ * back after its visibility timeout, and the next try finds the booking at the partner and adopts it.
+ */
+@OnSelectedBackend
+class UnknownOutcomeTest {
+  /** The partner's contract: up to 300 s when it is degraded or retrying on its side. */
+  private static final Duration PARTNER_SLOWEST = Duration.ofSeconds(300);
+
+  private static FulfilOrderUnderTest fulfil;
+  private static SimulatedPartner partner;
+
+  @BeforeAll
+  static void deploy(AwsBackend backend) {
+    fulfil = FulfilOrderUnderTest.on(backend, "unknown-outcome").start();
+    partner = fulfil.partner();
+  }
+
+  @AfterAll
+  static void undeploy() {
+    if (fulfil != null) {
+      fulfil.close();
+    }
+  }
+
+  @Test
+  void bookingWhoseAnswerNeverArrivesIsAdoptedOnRedeliveryNotRepeated() {
+    Map<String, Reaction> reactionByOrder = new LinkedHashMap<>();
+    reactionByOrder.put(Orders.newId("ORD-DROPPED"), new Reaction.BookThenDrop());
+    reactionByOrder.put(Orders.newId("ORD-UNANSWERED"), new Reaction.BookThenHang());
+    Map<String, String> messageByOrder = new LinkedHashMap<>();
+    reactionByOrder.forEach((orderId, reaction) -> {
+      partner.script().forOrder(orderId, 1, reaction);
+      messageByOrder.put(orderId, fulfil.send(Orders.body(orderId)));
+    });
+    long started = System.nanoTime();
+
+    fulfil.awaitDeleted(messageByOrder.values(), fulfil.queues().settings().visibilityTimeout().multipliedBy(3));
+    Duration settled = Duration.ofNanos(System.nanoTime() - started);
+
+    SoftAssertions softly = new SoftAssertions();
+    messageByOrder.forEach((orderId, messageId) -> {
+      softly.assertThat(partner.bookingsFor(orderId)).as(orderId + ": bookings").hasSize(1);
+      softly.assertThat(fulfil.invocations().reportedFailures(messageId)).as(orderId + ": the first try failed").isEqualTo(1);
+      softly.assertThat(fulfil.invocations().deleted(messageId)).as(orderId + ": deleted after the adoption").isTrue();
+      softly.assertThat(fulfil.records().completed(orderId)).as(orderId + ": the booking recorded is the partner's")
+          .hasValueSatisfying(record -> assertThat(record.shipmentId())
+              .contains(partner.bookingsFor(orderId).getFirst().shipmentId()));
+    });
+    softly.assertThat(partner.lookupCount()).as("lookups before booking again").isGreaterThanOrEqualTo(messageByOrder.size());
+    softly.assertAll();
+    Figures.print("unknown outcome: %d orders booked then unanswered, %d booking(s) in all, %d lookup(s), adopted %.1f s later",
+        messageByOrder.size(), partner.bookings().size(), partner.lookupCount(), settled.toMillis() / 1000.0);
+  }
+
+  /**
+   * The contract's slowest partner, 300 s, at the local run's 1/30 scale with this project's timing:
+   * the function stops waiting at its deadline (290 s), the partner books at 300 s, and in between the
+   * producer's second message for the order arrives. The second try must not book again: the first
+   * request may still book until the partner's 300 s are over, so a lookup in that window proves nothing.
+   */
+  @Test
+  @Disabled("Fails today, two couriers: after an unknown outcome the try releases the order's lock at once, and a"
+      + " second delivery looks up before the partner's 300 s are over, finds nothing and books. Reported to the"
+      + " function's owner; enable with the fix.")
+  void orderArrivingAgainWhileThePartnerStillWorksOnAnUnansweredBookingBooksOnce(AwsBackend backend)
+      throws InterruptedException {
+    TimeScale scale = TimeScale.INCIDENT_REPLAY;
+    try (FulfilOrderUnderTest slow = FulfilOrderUnderTest.on(backend, "unknown-outcome-1-30")
+        .budget(TimingBudget.defaults().scaledDown(scale.divisor()))
+        .start()) {
+      String orderId = Orders.newId("ORD-LATE-BOOKING");
+      slow.partner().script().forOrder(orderId, 1, new Reaction.BookAfter(scale.toLocal(PARTNER_SLOWEST)));
+      String first = slow.send(Orders.body(orderId));
+      Await.until(scale.toLocal(PARTNER_SLOWEST), () -> slow.invocations().reportedFailures(first) > 0);
+
+      String second = slow.send(Orders.body(orderId));
+      slow.partner().awaitBookings(orderId, 2, scale.toLocal(PARTNER_SLOWEST));
+
+      assertThat(slow.invocations().reportedFailures(first)).as("the first try gave up on an unanswered booking").isEqualTo(1);
+      assertThat(slow.invocations().receives(second)).as("the producer's second message was tried").isPositive();
+      assertThat(slow.partner().bookingsFor(orderId)).as("couriers booked for the order").hasSize(1);
+    }
+  }
+}

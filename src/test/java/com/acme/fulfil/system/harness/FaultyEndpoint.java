@@ -1,0 +1,161 @@
+package com.acme.fulfil.system.harness;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * An AWS service endpoint with an outage on demand: a loopback HTTP proxy in front of the backend's
+ * real endpoint (DynamoDB, Secrets Manager) that the function is pointed at instead. It forwards every
+ * request unchanged, unless a fault is set for the request's operation (its {@code X-Amz-Target}, such
+ * as {@code DynamoDB_20120810.UpdateItem}): then it answers 503, optionally after holding the request,
+ * and the real service never sees it. Works in front of any backend that has endpoint overrides.
+ */
+public final class FaultyEndpoint implements AutoCloseable {
+  private static final Set<String> HOP_BY_HOP = Set.of(
+      "host", "connection", "content-length", "expect", "upgrade", "transfer-encoding", "keep-alive", "te", "trailer");
+  private static final byte[] UNAVAILABLE = """
+      {"__type":"ServiceUnavailable","message":"outage injected by a system test"}""".getBytes(StandardCharsets.UTF_8);
+
+  private final URI upstream;
+  private final HttpServer server;
+  private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final Map<String, AtomicInteger> refused = new ConcurrentHashMap<>();
+  private volatile Fault fault = Fault.NONE;
+  private volatile CountDownLatch released = new CountDownLatch(1);
+
+  /** Which operations fail, and how long each failing request is held before its 503. */
+  private record Fault(Predicate<String> operations, Duration hold) {
+    static final Fault NONE = new Fault(operation -> false, Duration.ZERO);
+  }
+
+  private FaultyEndpoint(URI upstream) {
+    this.upstream = upstream;
+    try {
+      server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    server.createContext("/", this::handle);
+    server.start();
+  }
+
+  public static FaultyEndpoint inFrontOf(URI upstream) {
+    return new FaultyEndpoint(upstream);
+  }
+
+  /** Where to point the function instead of the real endpoint. */
+  public URI uri() {
+    return URI.create("http://" + server.getAddress().getHostString() + ":" + server.getAddress().getPort());
+  }
+
+  /** Every request fails at once, until {@link #heal()}. */
+  public void failEverything() {
+    fault = new Fault(operation -> true, Duration.ZERO);
+  }
+
+  /** Requests for these operations (e.g. {@code UpdateItem}) fail at once, until {@link #heal()}. */
+  public void fail(String... operations) {
+    Set<String> failing = Set.of(operations);
+    fault = new Fault(failing::contains, Duration.ZERO);
+  }
+
+  /**
+   * Requests for {@code operation} hang for {@code hold} (or until {@link #heal()}) and then fail: a
+   * service that stops answering in the middle of an invocation.
+   */
+  public void stall(String operation, Duration hold) {
+    fault = new Fault(operation::equals, hold);
+  }
+
+  /** Back to forwarding everything; stalled requests are let go (with their 503) at once. */
+  public void heal() {
+    fault = Fault.NONE;
+    CountDownLatch stalled = released;
+    released = new CountDownLatch(1);
+    stalled.countDown();
+  }
+
+  /** Requests for {@code operation} that got the injected failure instead of the service. */
+  public int refused(String operation) {
+    AtomicInteger count = refused.get(operation);
+    return count == null ? 0 : count.get();
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String operation = operation(exchange.getRequestHeaders().getFirst("X-Amz-Target"));
+      Fault now = fault;
+      if (now.operations().test(operation)) {
+        refused.computeIfAbsent(operation, key -> new AtomicInteger()).incrementAndGet();
+        CountDownLatch release = released;
+        if (now.hold().isPositive()) {
+          release.await(now.hold().toMillis(), TimeUnit.MILLISECONDS);
+        }
+        exchange.getResponseHeaders().set("Content-Type", "application/x-amz-json-1.1");
+        exchange.sendResponseHeaders(503, UNAVAILABLE.length);
+        exchange.getResponseBody().write(UNAVAILABLE);
+        return;
+      }
+      forward(exchange);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void forward(HttpExchange exchange) throws IOException, InterruptedException {
+    byte[] body = exchange.getRequestBody().readAllBytes();
+    HttpRequest.Builder request = HttpRequest.newBuilder(upstream.resolve(exchange.getRequestURI().toString()))
+        .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
+    exchange.getRequestHeaders().forEach((name, values) -> {
+      if (!HOP_BY_HOP.contains(name.toLowerCase())) {
+        values.forEach(value -> request.header(name, value));
+      }
+    });
+    HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    response.headers().map().forEach((name, values) -> {
+      if (!HOP_BY_HOP.contains(name.toLowerCase()) && !name.startsWith(":")) {
+        exchange.getResponseHeaders().put(name, List.copyOf(values));
+      }
+    });
+    byte[] answer = response.body();
+    exchange.sendResponseHeaders(response.statusCode(), answer.length == 0 ? -1 : answer.length);
+    if (answer.length > 0) {
+      exchange.getResponseBody().write(answer);
+    }
+  }
+
+  /** {@code DynamoDB_20120810.UpdateItem} and {@code secretsmanager.GetSecretValue} name their operation last. */
+  private static String operation(String target) {
+    if (target == null) {
+      return "";
+    }
+    return target.substring(target.lastIndexOf('.') + 1);
+  }
+
+  @Override
+  public void close() {
+    heal();
+    server.stop(0);
+    client.close();
+  }
+}

@@ -1,0 +1,29 @@
+package com.acme.fulfil.system.harness;
+
+import com.acme.fulfil.timing.TimingBudget;
+import java.time.Duration;
+
+/** Timing budgets in local time that the tests deploy with. Each is accepted by the same rules as the CDK stack's. */
+public final class TestBudgets {
+  private TestBudgets() {}
+
+  /**
+   * For tests whose point is not the partner's latency: a 2 s function, a partner worst case of 1 s
+   * and a 0.5 s margin, hence a 12 s visibility timeout (6 x 2 s) and a 60 s retry horizon: a
+   * transient failure costs 12 s of waiting instead of 30 minutes. The 0.5 s between the worst case
+   * and the deadline leaves room for the CPU that ten invocations on two cores share.
+   */
+  public static TimingBudget quick() {
+    return quick(1);
+  }
+
+  /** {@link #quick()} with {@code batchSize} records per invocation, all processed at once. */
+  public static TimingBudget quick(int batchSize) {
+    return TimingBudget.builder()
+        .partnerWorstCase(Duration.ofSeconds(1))
+        .partnerDeadlineMargin(Duration.ofMillis(500))
+        .functionTimeout(Duration.ofSeconds(2))
+        .batchSize(batchSize)
+        .build();
+  }
+}
