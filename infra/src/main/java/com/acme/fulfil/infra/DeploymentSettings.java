@@ -29,8 +29,13 @@ public record DeploymentSettings(
    * sees at most 10 x min(batchSize, recordConcurrency) calls at once, 10 with the default batch of 1.
    */
   private static final int DEFAULT_MAX_CONCURRENCY = 10;
-  /** Until the performance measurements say otherwise. */
-  private static final int DEFAULT_FUNCTION_MEMORY_MB = 1024;
+  /**
+   * An invocation spends nearly all its time waiting on the partner, and Lambda bills that wait by
+   * memory: 512 MB halves the GB-seconds of 1,024 MB. The CPU share that comes with it (0.29 vCPU) still
+   * takes a SnapStart-restored first invocation in about 0.5 s and a warm record in about 19 ms, and the
+   * JVM peaks near 100 MB (docs/performance.md, "Memory").
+   */
+  private static final int DEFAULT_FUNCTION_MEMORY_MB = 512;
   /** Relative to infra/, where {@code cdk} runs. */
   private static final String DEFAULT_FUNCTION_ARTIFACT = "../function/target/fulfil-order.zip";
 

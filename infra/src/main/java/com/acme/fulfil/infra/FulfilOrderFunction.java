@@ -73,8 +73,10 @@ public final class FulfilOrderFunction extends Construct {
     environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, partnerApiKey.getSecretArn());
     environment.put("POWERTOOLS_SERVICE_NAME", FUNCTION_NAME);
     environment.put("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder");
-    // C1 only: a start compiles less, and an invocation that mostly waits on the partner never runs
-    // long enough to pay C2 back.
+    // C1 only, measured (docs/performance.md): a cold start a quarter shorter and a warm record cheaper
+    // than the JDK's defaults, because an invocation that mostly waits on the partner never runs long
+    // enough to pay C2 back. Application class-data sharing measured faster still, but its archive must
+    // be dumped by the very JVM that reads it (Lambda's), and SnapStart's snapshot already holds the classes.
     environment.put("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1");
 
     function = Function.Builder.create(this, "Function")

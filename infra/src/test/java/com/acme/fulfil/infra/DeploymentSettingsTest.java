@@ -27,7 +27,7 @@ class DeploymentSettingsTest {
     DeploymentSettings settings = DeploymentSettings.fromContext(context(Map.of()));
 
     assertThat(settings.maxConcurrency()).isEqualTo(10);
-    assertThat(settings.functionMemoryMb()).isEqualTo(1024);
+    assertThat(settings.functionMemoryMb()).isEqualTo(512);
     assertThat(settings.partnerApiKeySecretArn()).isEmpty();
     assertThat(settings.alarmEmail()).isEmpty();
     assertThat(settings.functionArtifact()).isEqualTo(artifact.toAbsolutePath());

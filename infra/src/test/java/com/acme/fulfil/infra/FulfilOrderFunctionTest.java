@@ -14,14 +14,14 @@ class FulfilOrderFunctionTest {
   private final String function = Synth.logicalId(template, "AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order"));
 
   @Test
-  void functionRunsTheHandlersZipOnJava21Arm64ForFiveMinutes() {
+  void functionRunsTheHandlersZipOnJava21Arm64ForFiveMinutesIn512Mb() {
     template.hasResourceProperties("AWS::Lambda::Function", Map.of(
         "FunctionName", "fulfil-order",
         "Handler", "com.acme.fulfil.handler.FulfilOrderHandler::handleRequest",
         "Runtime", "java21",
         "Architectures", List.of("arm64"),
         "Timeout", 300,
-        "MemorySize", 1024,
+        "MemorySize", 512,
         "Code", Map.of("S3Key", Match.stringLikeRegexp(".*\\.zip"))));
   }
 
