@@ -88,7 +88,7 @@ public final class BenchmarkCli {
               .run(runs, !List.of(args).contains("--quick"), System.err), out);
         }
         if (what.equals("warm") || what.equals("all")) {
-          new WarmBenchmark(child).run(records, out);
+          new WarmBenchmark(child, stack).run(records, out);
         }
         out.printf(Locale.ROOT, "partner: %d bookings, peak %d POSTs in flight%n",
             stack.partner().bookings().size(), stack.partner().peakConcurrentPosts());

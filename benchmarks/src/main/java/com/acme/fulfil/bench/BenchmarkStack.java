@@ -4,9 +4,14 @@ import com.acme.fulfil.local.aws.EmbeddedAws;
 import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.timing.FunctionEnvironment;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -39,6 +44,34 @@ final class BenchmarkStack implements AutoCloseable {
       stack.createIdempotencyTable(TABLE);
     }
     return new BenchmarkStack(aws, partner);
+  }
+
+  /**
+   * Times {@code measured} pairs of the idempotency store's writes, after {@code warmUp} untimed ones:
+   * a conditional PutItem that claims a new key and the UpdateItem that completes it, in milliseconds.
+   */
+  List<Double> idempotencyWrites(int warmUp, int measured) {
+    List<Double> millis = new ArrayList<>();
+    try (DynamoDbClient dynamoDb = aws.connection().dynamoDbClient()) {
+      for (int i = 0; i < warmUp + measured; i++) {
+        String key = "floor-" + UUID.randomUUID();
+        long start = System.nanoTime();
+        dynamoDb.putItem(r -> r.tableName(TABLE)
+            .item(Map.of("id", AttributeValue.fromS(key), "status", AttributeValue.fromS("INPROGRESS"),
+                "expiration", AttributeValue.fromN("9999999999")))
+            .conditionExpression("attribute_not_exists(#id)")
+            .expressionAttributeNames(Map.of("#id", "id"))
+            .returnValues(ReturnValue.ALL_OLD));
+        dynamoDb.updateItem(r -> r.tableName(TABLE).key(Map.of("id", AttributeValue.fromS(key)))
+            .updateExpression("SET #status = :status")
+            .expressionAttributeNames(Map.of("#status", "status"))
+            .expressionAttributeValues(Map.of(":status", AttributeValue.fromS("COMPLETED"))));
+        if (i >= warmUp) {
+          millis.add((System.nanoTime() - start) / 1e6);
+        }
+      }
+    }
+    return millis;
   }
 
   SimulatedPartner partner() {

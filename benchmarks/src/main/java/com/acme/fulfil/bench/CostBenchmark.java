@@ -19,8 +19,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,6 +46,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 final class CostBenchmark {
   /** The mapping's maximum concurrency, the stack's default. */
   static final int MAX_CONCURRENCY = 10;
+  /** The lowest maximum concurrency an SQS event source mapping accepts. */
+  static final int LEAST_CONCURRENCY = 2;
   /** GB-seconds scale linearly with memory; this is the stack's setting the table is priced at. */
   static final int MEMORY_MB = 1024;
   private static final String KEY = "partner-key-cost";
@@ -65,19 +69,22 @@ final class CostBenchmark {
     this.functionOutput = functionOutput;
   }
 
-  /** One way of consuming the queue. */
-  record Configuration(String name, TimingBudget budget) {}
+  /** One way of consuming the queue: the timing numbers and the mapping's maximum concurrency. */
+  record Configuration(String name, TimingBudget budget, int maxConcurrency) {}
 
   /** What one configuration cost, in real (unscaled) time. */
   record Result(Configuration configuration, int orders, int booked, int bookedTwice, int invocations,
       double recordsPerInvocation, double invocationSecondsMedian, double invocationSecondsMax, double gbSecondsPerOrder,
-      int partnerPeak, int timedOut, int recordsRetried) {}
+      int partnerPeak, int timedOut, int recordsRetried, double lastBookedMinutes) {}
 
   void run(int orders, PrintStream out) throws InterruptedException, IOException {
+    TimingBudget batched = TimingBudget.builder().batchSize(10).recordConcurrency(10)
+        .batchingWindow(Duration.ofSeconds(30)).build();
     List<Configuration> configurations = List.of(
-        new Configuration("batch 1 (no batching window)", TimingBudget.builder().batchSize(1).build()),
-        new Configuration("batch 10, 10 records at once, 30 s window",
-            TimingBudget.builder().batchSize(10).recordConcurrency(10).batchingWindow(Duration.ofSeconds(30)).build()));
+        new Configuration("batch 1, no window, max concurrency 10", TimingBudget.builder().batchSize(1).build(),
+            MAX_CONCURRENCY),
+        new Configuration("batch 10 at once, 30 s window, max concurrency 10", batched, MAX_CONCURRENCY),
+        new Configuration("batch 10 at once, 30 s window, max concurrency 2", batched, LEAST_CONCURRENCY));
     List<ScenarioOrder> stream = new OrderStream().generate("ORD-COST-", orders, 0, 0, SEED);
     // Sent over 5 minutes of real time: about 40 orders a minute, enough to fill a batch inside its window.
     Duration sendSpread = scale.toLocal(Duration.ofMinutes(5));
@@ -98,6 +105,7 @@ final class CostBenchmark {
       }
       runs.forEach(Run::start);
       long start = System.nanoTime();
+      Instant sendingStarted = Instant.now();
       for (int i = 0; i < stream.size(); i++) {
         long due = start + sendSpread.toNanos() * i / stream.size();
         Thread.sleep(Duration.ofNanos(Math.max(0, due - System.nanoTime())));
@@ -108,7 +116,7 @@ final class CostBenchmark {
       for (Run run : runs) {
         run.awaitBooked(orders, deadline.minus(Duration.ofNanos(System.nanoTime() - start)));
       }
-      results = runs.stream().map(run -> run.finish(orders)).toList();
+      results = runs.stream().map(run -> run.finish(orders, sendingStarted)).toList();
     } finally {
       System.setOut(stdout);
     }
@@ -131,9 +139,9 @@ final class CostBenchmark {
       this.sqs = sqs;
       this.partner = SimulatedPartner.builder().apiKey(KEY).latency(LatencyModel.incident())
           .timeScaleDivisor(scale.divisor()).seed(SEED).start();
-      String name = "cost-batch-" + configuration.budget().batchSize();
+      String name = "cost-batch-" + configuration.budget().batchSize() + "-concurrency-" + configuration.maxConcurrency();
       Deployment local = Deployment.fulfilOrder(name, name + "-orders", configuration.budget().scaledDown(scale.divisor()),
-          MAX_CONCURRENCY, scale.pollWait(), artifact);
+          configuration.maxConcurrency(), scale.pollWait(), artifact);
       this.deployment = new LocalDeployment(local, aws.connection(), stack, sqs, partner, this, Map.of());
     }
 
@@ -154,7 +162,7 @@ final class CostBenchmark {
       partner.awaitBookings(orders, timeout.isNegative() ? Duration.ZERO : timeout);
     }
 
-    Result finish(int orders) {
+    Result finish(int orders, Instant sendingStarted) {
       deployment.close();
       partner.close();
       List<Invocation> invocations = List.copyOf(settled);
@@ -170,7 +178,9 @@ final class CostBenchmark {
           gbSeconds / Math.max(1, bookingsPerOrder.size()),
           partner.peakConcurrentPosts(),
           (int) invocations.stream().filter(i -> i.outcome() == Invocation.Outcome.TIMED_OUT).count(),
-          invocations.stream().mapToInt(i -> i.reportedFailures().size()).sum());
+          invocations.stream().mapToInt(i -> i.reportedFailures().size()).sum(),
+          partner.bookings().stream().map(Booking::bookedAt).max(Comparator.naturalOrder())
+              .map(last -> real(Duration.between(sendingStarted, last)) / 60).orElse(Double.NaN));
     }
 
     private double real(Duration local) {
@@ -180,14 +190,14 @@ final class CostBenchmark {
 
   private static void print(List<Result> results, PrintStream out) {
     out.printf(Locale.ROOT, "GB-seconds at %d MB, durations in real time%n", MEMORY_MB);
-    out.println("| configuration | orders booked | booked twice | invocations | records per invocation | invocation median | invocation max | GB-s per order | vs batch 1 | partner peak POSTs in flight | timed out | records retried |");
-    out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    out.println("| configuration | orders booked | booked twice | invocations | records per invocation | invocation median | invocation max | GB-s per order | vs batch 1 | partner peak POSTs in flight | timed out | records retried | last order booked after |");
+    out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     double baseline = results.getFirst().gbSecondsPerOrder();
     for (Result r : results) {
-      out.printf(Locale.ROOT, "| %s | %d of %d | %d | %d | %.1f | %.0f s | %.0f s | **%.2f** | %.1fx less | %d | %d | %d |%n",
+      out.printf(Locale.ROOT, "| %s | %d of %d | %d | %d | %.1f | %.0f s | %.0f s | **%.2f** | %.1fx less | %d | %d | %d | %.0f min |%n",
           r.configuration().name(), r.booked(), r.orders(), r.bookedTwice(), r.invocations(), r.recordsPerInvocation(),
           r.invocationSecondsMedian(), r.invocationSecondsMax(), r.gbSecondsPerOrder(), baseline / r.gbSecondsPerOrder(),
-          r.partnerPeak(), r.timedOut(), r.recordsRetried());
+          r.partnerPeak(), r.timedOut(), r.recordsRetried(), r.lastBookedMinutes());
     }
   }
 
