@@ -1,5 +1,8 @@
 package com.acme.fulfil.booking;
 
+import com.acme.fulfil.partner.PartnerOutcomeUnknownException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -25,7 +28,10 @@ import software.amazon.lambda.powertools.idempotency.persistence.DataRecord;
  *       record's TTL, for weeks (fixed upstream in 1.16.1, which this registry does not serve).</li>
  *   <li>A failed try releases its lock instead of deleting the record, and a claim that replaces an
  *       earlier record says so: a try that failed (or died) after sending a booking request may have
- *       booked, and the next try must look the order up at the partner before booking again.</li>
+ *       booked, and the next try must look the order up at the partner before booking again. A try
+ *       whose booking went unanswered keeps the lock for the partner's worst case: the partner may
+ *       still be working on that request, and a lookup before it is done would find nothing and
+ *       book a second courier.</li>
  * </ol>
  *
  * <p>The claim is remembered per thread because Powertools calls {@link #putRecord} and then the
@@ -45,13 +51,16 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
 
   private final DynamoDbClient dynamoDb;
   private final String table;
+  private final Duration partnerWorstCase;
   private final ThreadLocal<Claim> claims = new ThreadLocal<>();
 
-  private record Claim(String key, long lockExpiry, boolean replacedEarlierTry) {}
+  /** This thread's claim on an order; {@code releaseAt} is when a failed try's lock may be taken over. */
+  private record Claim(String key, long lockExpiry, boolean replacedEarlierTry, long releaseAt) {}
 
-  public OrderIdempotencyStore(DynamoDbClient dynamoDb, String table) {
+  public OrderIdempotencyStore(DynamoDbClient dynamoDb, String table, Duration partnerWorstCase) {
     this.dynamoDb = dynamoDb;
     this.table = table;
+    this.partnerWorstCase = partnerWorstCase;
   }
 
   /** True when this thread's current claim took over a record an earlier try left behind. */
@@ -97,7 +106,8 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
     } catch (ConditionalCheckFailedException e) {
       throw new IdempotencyItemAlreadyExistsException("order is already booked or being booked: " + record.getIdempotencyKey(), e);
     }
-    claims.set(new Claim(record.getIdempotencyKey(), lockExpiry, response.hasAttributes() && !response.attributes().isEmpty()));
+    claims.set(new Claim(record.getIdempotencyKey(), lockExpiry,
+        response.hasAttributes() && !response.attributes().isEmpty(), 0));
   }
 
   @Override
@@ -112,10 +122,21 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
             ":status", s(record.getStatus().toString()))));
   }
 
+  /** Powertools calls this when the guarded method throws; it hashes the key and calls the method below. */
+  @Override
+  public void deleteRecord(JsonNode data, Throwable failure) {
+    Claim claim = claims.get();
+    if (claim != null && failure instanceof PartnerOutcomeUnknownException) {
+      claims.set(new Claim(claim.key(), claim.lockExpiry(), claim.replacedEarlierTry(),
+          Instant.now().plus(partnerWorstCase).toEpochMilli()));
+    }
+    super.deleteRecord(data, failure);
+  }
+
   /**
-   * Powertools calls this when the guarded method throws. The record stays, its lock expired, as the
-   * trace of a try that may have reached the partner; the condition keeps a try that outlived its lock
-   * from releasing the lock of the try that took over.
+   * The record stays, as the trace of a try that may have reached the partner, with its lock released
+   * (at once, or when an unanswered booking can no longer be in progress). The condition keeps a try
+   * that outlived its lock from releasing the lock of the try that took over.
    */
   @Override
   public void deleteRecord(String idempotencyKey) {
@@ -130,7 +151,7 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
           .conditionExpression("#status = :inprogress AND #in_progress_expiry = :ours")
           .expressionAttributeNames(Map.of("#in_progress_expiry", IN_PROGRESS_EXPIRY, "#status", STATUS))
           .expressionAttributeValues(Map.of(
-              ":released", n(0),
+              ":released", n(claim.releaseAt()),
               ":inprogress", s(DataRecord.Status.INPROGRESS.toString()),
               ":ours", n(claim.lockExpiry()))));
     } catch (ConditionalCheckFailedException e) {

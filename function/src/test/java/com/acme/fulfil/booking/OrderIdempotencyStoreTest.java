@@ -28,7 +28,7 @@ class OrderIdempotencyStoreTest {
   private static AmazonDynamoDBLocal dynamoDbLocal;
   private static DynamoDbClient dynamoDb;
 
-  private final OrderIdempotencyStore store = new OrderIdempotencyStore(dynamoDb, TABLE);
+  private final OrderIdempotencyStore store = new OrderIdempotencyStore(dynamoDb, TABLE, Duration.ofSeconds(280));
 
   @BeforeAll
   static void createTable() {

@@ -93,7 +93,7 @@ class FulfilOrderHandlerTest {
   }
 
   @Test
-  void bookingWhoseAnswerNeverCameIsAdoptedOnRedelivery() {
+  void bookingWhoseAnswerNeverCameIsAdoptedOnRedelivery() throws InterruptedException {
     String orderId = newOrderId();
     partner.script().forOrder(orderId, Reaction.bookThenHang());
     SQSEvent event = harness.sendAndReceive(order(orderId));
@@ -101,9 +101,30 @@ class FulfilOrderHandlerTest {
     assertThat(failedIds(harness.invoke(event))).containsExactly(event.getRecords().getFirst().getMessageId());
     assertThat(partner.bookingsFor(orderId)).hasSize(1);
 
+    // SQS redelivers after the visibility timeout, long after the lock the unanswered try keeps for
+    // the partner's worst case (1 s here).
+    Thread.sleep(1_100);
     assertThat(failedIds(harness.invoke(event))).isEmpty();
     assertThat(partner.bookingsFor(orderId)).hasSize(1);
     assertThat(partner.lookupCount()).isPositive();
+  }
+
+  @Test
+  void orderArrivingAgainWhileAnUnansweredBookingMayStillCompleteWaitsAndThenAdoptsIt() throws Exception {
+    String orderId = newOrderId();
+    // The partner books 4 s after the request; the try gives up at its 3.5 s deadline.
+    partner.script().forOrder(orderId, 1, Reaction.bookAfter(Duration.ofSeconds(4)));
+    SQSEvent first = harness.sendAndReceive(order(orderId));
+    assertThat(failedIds(harness.invoke(first))).containsExactlyElementsOf(messageIds(first));
+
+    SQSEvent second = harness.sendAndReceive(order(orderId));
+    assertThat(failedIds(harness.invoke(second))).as("the order stays locked while the partner may still book")
+        .containsExactlyElementsOf(messageIds(second));
+    assertThat(partner.awaitBookings(orderId, 1, Duration.ofSeconds(5))).hasSize(1);
+
+    Thread.sleep(1_100); // the lock is held for the partner's worst case (1 s here) after the try gave up
+    assertThat(failedIds(harness.invoke(second))).isEmpty();
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
   }
 
   @Test
