@@ -25,7 +25,6 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
@@ -37,7 +36,6 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * still queued; none is lost.
  */
 @OnSelectedBackend
-@Isolated
 class SoakTest {
   private static final int ORDERS = 2_000;
   private static final double POISON_SHARE = 0.015;

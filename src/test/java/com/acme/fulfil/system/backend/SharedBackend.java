@@ -9,13 +9,15 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * One backend for the whole test run, started when a test first asks for it ({@code AwsBackend} as a
- * parameter) and stopped when the run ends: LocalStack takes seconds to start, and every test class
- * names its resources after itself, so they can share it. A backend this machine cannot run disables
- * the test classes, which are then reported as skipped with the reason.
+ * One backend per test JVM, started when a test first asks for it ({@code AwsBackend} as a parameter)
+ * and stopped when the JVM exits: LocalStack takes seconds to start, and every test class names its
+ * resources after itself, so they can share it. It is held here rather than in JUnit's root context
+ * because Surefire's forks run each class in an engine execution of its own, whose root context ends
+ * with the class. A backend this machine cannot run disables the test classes, which are then
+ * reported as skipped with the reason.
  */
 public final class SharedBackend implements ExecutionCondition, ParameterResolver {
-  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SharedBackend.class);
+  private static AwsBackend running;
 
   @Override
   public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
@@ -32,24 +34,18 @@ public final class SharedBackend implements ExecutionCondition, ParameterResolve
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    return context.getRoot().getStore(NAMESPACE)
-        .getOrComputeIfAbsent(Started.class, key -> Started.start(BackendChoice.selected()), Started.class)
-        .backend();
+    return backend();
   }
 
-  /** The running backend; JUnit closes it with the root context, at the end of the run. */
-  private record Started(AwsBackend backend) implements ExtensionContext.Store.CloseableResource {
-    static Started start(BackendChoice choice) {
-      AwsBackend backend = choice.start();
+  private static synchronized AwsBackend backend() {
+    if (running == null) {
+      AwsBackend backend = BackendChoice.selected().start();
       // The function builds its SDK clients from the default credential chain, which reads these first.
       backend.connection().sdkSystemProperties().forEach(System::setProperty);
+      Runtime.getRuntime().addShutdownHook(new Thread(backend::close, "stop-" + backend.name()));
       Figures.print("system tests run on %s", backend.name());
-      return new Started(backend);
+      running = backend;
     }
-
-    @Override
-    public void close() {
-      backend.close();
-    }
+    return running;
   }
 }
