@@ -1,20 +1,16 @@
 package com.acme.fulfil.bench;
 
+import com.acme.fulfil.local.runtime.PackagedFunction;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 
 /**
  * The deployable zip unpacked as Lambda lays it out in {@code /var/task}: classes at the root, jars in
@@ -27,29 +23,7 @@ import java.util.zip.ZipInputStream;
 record TaskRoot(Path root, Optional<Path> classesJar) {
 
   static TaskRoot unpack(Path artifact, Path into) {
-    if (!Files.isRegularFile(artifact)) {
-      throw new IllegalStateException("no function artifact at " + artifact.toAbsolutePath() + ": build it with ./mvnw package");
-    }
-    try {
-      Files.createDirectories(into);
-      try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(artifact))) {
-        for (ZipEntry entry; (entry = zip.getNextEntry()) != null; ) {
-          Path target = into.resolve(entry.getName()).normalize();
-          if (!target.startsWith(into)) {
-            throw new IOException("zip entry outside the task root: " + entry.getName());
-          }
-          if (entry.isDirectory()) {
-            Files.createDirectories(target);
-          } else {
-            Files.createDirectories(target.getParent());
-            Files.copy((InputStream) zip, target, StandardCopyOption.REPLACE_EXISTING);
-          }
-        }
-      }
-      return new TaskRoot(into, Optional.empty());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot unpack " + artifact, e);
-    }
+    return new TaskRoot(PackagedFunction.unpack(artifact, into), Optional.empty());
   }
 
   /** The same task with the root's classes in one jar beside it (what an artifact built for AppCDS would ship). */
@@ -72,13 +46,8 @@ record TaskRoot(Path root, Optional<Path> classesJar) {
   }
 
   List<Path> classpath() {
-    List<Path> entries = new ArrayList<>();
-    entries.add(classesJar.orElse(root));
-    try (Stream<Path> jars = Files.list(root.resolve("lib"))) {
-      jars.filter(p -> p.toString().endsWith(".jar")).sorted(Comparator.naturalOrder()).forEach(entries::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    List<Path> entries = new ArrayList<>(PackagedFunction.classpath(root));
+    classesJar.ifPresent(jar -> entries.set(0, jar));
     return entries;
   }
 }

@@ -39,12 +39,14 @@ public final class PackagedFunction {
    */
   @SuppressWarnings("unchecked")
   public static RequestHandler<SQSEvent, SQSBatchResponse> load(Path artifact, Map<String, String> environment) {
-    if (!Files.isRegularFile(artifact)) {
-      throw new IllegalStateException("no function artifact at " + artifact.toAbsolutePath()
-          + ": build it with ./mvnw package");
+    Path taskRoot;
+    try {
+      taskRoot = Files.createTempDirectory("fulfil-order-task-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    Path taskRoot = unpack(artifact);
-    ClassLoader loader = new FunctionClassLoader(classpath(taskRoot), PackagedFunction.class.getClassLoader());
+    unpack(artifact, taskRoot);
+    ClassLoader loader = new FunctionClassLoader(urls(classpath(taskRoot)), PackagedFunction.class.getClassLoader());
     Thread thread = Thread.currentThread();
     ClassLoader previous = thread.getContextClassLoader();
     thread.setContextClassLoader(loader);
@@ -60,14 +62,21 @@ public final class PackagedFunction {
     }
   }
 
-  private static Path unpack(Path artifact) {
+  /**
+   * Unpacks the zip into {@code into} as Lambda lays it out in {@code /var/task}: classes at the root,
+   * jars in {@code lib/}.
+   */
+  public static Path unpack(Path artifact, Path into) {
+    if (!Files.isRegularFile(artifact)) {
+      throw new IllegalStateException("no function artifact at " + artifact.toAbsolutePath()
+          + ": build it with ./mvnw package");
+    }
     try {
-      Path root = Files.createTempDirectory("fulfil-order-task-");
-      root.toFile().deleteOnExit();
+      Files.createDirectories(into);
       try (ZipInputStream zip = new ZipInputStream(Files.newInputStream(artifact))) {
         for (ZipEntry entry; (entry = zip.getNextEntry()) != null; ) {
-          Path target = root.resolve(entry.getName()).normalize();
-          if (!target.startsWith(root)) {
+          Path target = into.resolve(entry.getName()).normalize();
+          if (!target.startsWith(into)) {
             throw new IOException("zip entry outside the task root: " + entry.getName());
           }
           if (entry.isDirectory()) {
@@ -78,28 +87,35 @@ public final class PackagedFunction {
           }
         }
       }
-      return root;
+      return into;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot unpack " + artifact, e);
     }
   }
 
-  private static URL[] classpath(Path taskRoot) {
+  /** The task root, then its jars in a fixed order (a class-data-sharing archive needs the same order every run). */
+  public static List<Path> classpath(Path taskRoot) {
+    List<Path> entries = new ArrayList<>();
+    entries.add(taskRoot);
+    Path lib = taskRoot.resolve("lib");
+    if (Files.isDirectory(lib)) {
+      try (Stream<Path> jars = Files.list(lib)) {
+        jars.filter(p -> p.toString().endsWith(".jar")).sorted(Comparator.naturalOrder()).forEach(entries::add);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return entries;
+  }
+
+  private static URL[] urls(List<Path> classpath) {
     List<URL> urls = new ArrayList<>();
     try {
-      urls.add(taskRoot.toUri().toURL());
-      Path lib = taskRoot.resolve("lib");
-      if (Files.isDirectory(lib)) {
-        try (Stream<Path> jars = Files.list(lib)) {
-          for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")).sorted(Comparator.naturalOrder()).toList()) {
-            urls.add(jar.toUri().toURL());
-          }
-        }
+      for (Path entry : classpath) {
+        urls.add(entry.toUri().toURL());
       }
     } catch (MalformedURLException e) {
       throw new IllegalStateException(e);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
     return urls.toArray(URL[]::new);
   }
