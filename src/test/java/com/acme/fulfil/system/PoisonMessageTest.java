@@ -18,10 +18,12 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.SqsException;
 
 /**
  * Messages that can never become a booking: not JSON, breaking a rule of the order contract, too large,
@@ -117,7 +119,14 @@ class PoisonMessageTest {
     // A field the contract ignores, but it takes the body past 256 KiB.
     order.put("gift_message", "x".repeat(262_144));
 
-    proveDeadLettered(Map.of("body of " + order.toString().length() + " bytes", order.toString()), 0);
+    try {
+      proveDeadLettered(Map.of("body of " + order.toString().length() + " bytes", order.toString()), 0);
+    } catch (SqsException e) {
+      // SQS itself took up to 256 KiB until 2025 (1 MiB since); an emulator that still refuses the body
+      // never hands it to the function, so there is nothing to prove here.
+      Assumptions.abort("this backend's SQS refuses a body of " + order.toString().length() + " bytes itself: "
+          + e.awsErrorDetails().errorMessage());
+    }
   }
 
   @Test
