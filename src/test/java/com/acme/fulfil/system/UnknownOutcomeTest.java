@@ -18,7 +18,6 @@ import java.util.Map;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -84,9 +83,6 @@ class UnknownOutcomeTest {
    * request may still book until the partner's 300 s are over, so a lookup in that window proves nothing.
    */
   @Test
-  @Disabled("Fails today, two couriers: after an unknown outcome the try releases the order's lock at once, and a"
-      + " second delivery looks up before the partner's 300 s are over, finds nothing and books. Reported to the"
-      + " function's owner; enable with the fix.")
   void orderArrivingAgainWhileThePartnerStillWorksOnAnUnansweredBookingBooksOnce(AwsBackend backend)
       throws InterruptedException {
     TimeScale scale = TimeScale.INCIDENT_REPLAY;
