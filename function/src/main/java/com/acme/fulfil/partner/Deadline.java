@@ -12,8 +12,4 @@ public record Deadline(long nanoTime) {
   public Duration remaining() {
     return Duration.ofNanos(Math.max(0, nanoTime - System.nanoTime()));
   }
-
-  public Deadline cappedAt(Duration budget) {
-    return new Deadline(Math.min(nanoTime, System.nanoTime() + budget.toNanos()));
-  }
 }
