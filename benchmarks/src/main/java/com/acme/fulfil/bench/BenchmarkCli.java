@@ -23,6 +23,8 @@ import java.util.Optional;
  * --quick           cold start: only the stack's JVM options, with and without priming
  * --baseline PATH   cold start: another build of the zip to run interleaved with this one
  * --records N       measured records of the warm benchmark (default 1000)
+ * --warm-up N       warm: untimed records before the measured ones (default 300)
+ * --profile         warm: each child also writes a JDK Flight Recorder profile next to its output
  * --orders N        orders per configuration of the cost benchmark (default 200)
  * --scale N         the cost benchmark runs N times faster than real time (default 10)
  * </pre>
@@ -45,7 +47,7 @@ public final class BenchmarkCli {
   private static void run(String[] args) throws Exception {
     if (args.length == 0 || args[0].startsWith("-")) {
       System.err.println("usage: benchmarks/run artifact|cold-start|warm|cost|all [--artifact PATH] [--runs N]"
-          + " [--memory MB] [--quick] [--records N] [--orders N] [--scale N]");
+          + " [--memory MB] [--quick] [--records N] [--warm-up N] [--profile] [--orders N] [--scale N]");
       System.exit(2);
     }
     String what = args[0];
@@ -88,7 +90,8 @@ public final class BenchmarkCli {
               .run(runs, !List.of(args).contains("--quick"), System.err), out);
         }
         if (what.equals("warm") || what.equals("all")) {
-          new WarmBenchmark(child, stack).run(records, out);
+          int warmUp = Integer.parseInt(option(args, "--warm-up").orElse(Integer.toString(WarmBenchmark.DEFAULT_WARM_UP)));
+          new WarmBenchmark(child, stack, warmUp).run(records, List.of(args).contains("--profile"), out);
         }
         out.printf(Locale.ROOT, "partner: %d bookings, peak %d POSTs in flight%n",
             stack.partner().bookings().size(), stack.partner().peakConcurrentPosts());

@@ -20,6 +20,8 @@ import java.util.stream.Collectors;
  * CPU, as Lambda gives a function CPU in proportion to its memory.
  */
 final class ChildJvm {
+  /** The child's standard output in its work directory: the function's JSON lines and EMF. */
+  static final String STDOUT = "function-stdout.log";
   private static final long TIMEOUT_SECONDS = 120;
 
   private final Path java;
@@ -50,6 +52,10 @@ final class ChildJvm {
     return new ChildJvm(other, driverClasses, environment, sandboxFlags, workDirectory, cpu);
   }
 
+  Path workDirectory() {
+    return workDirectory;
+  }
+
   /** What one child reported, with the moment the parent launched it (epoch microseconds). */
   record Result(long launchedMicros, Map<String, String> values) {
     long micros(String key) {
@@ -78,7 +84,7 @@ final class ChildJvm {
       if (!javaToolOptions.isBlank()) {
         builder.environment().put("JAVA_TOOL_OPTIONS", javaToolOptions);
       }
-      builder.redirectOutput(workDirectory.resolve("function-stdout.log").toFile());
+      builder.redirectOutput(workDirectory.resolve(STDOUT).toFile());
       builder.redirectError(workDirectory.resolve("function-stderr.log").toFile());
       long launched = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
       Process process = builder.start();

@@ -13,8 +13,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The three AWS clients, built once per container on one shared URL-connection HTTP client: it starts
- * faster than Apache or Netty and the function makes a handful of calls per record. Each can be sent
- * to loopback, one thread at a time, for SnapStart's priming.
+ * faster than Apache or Netty and the function makes a handful of calls per record, each with its body
+ * sent in one piece ({@link BufferedRequestBodies}). Each can be sent to loopback, one thread at a
+ * time, for SnapStart's priming.
  */
 public record AwsClients(DynamoDbClient dynamoDb, SecretsManagerClient secretsManager, SqsClient sqs,
     LoopbackRedirect loopback) {
@@ -33,7 +34,7 @@ public record AwsClients(DynamoDbClient dynamoDb, SecretsManagerClient secretsMa
       LoopbackRedirect loopback) {
     region.map(Region::of).ifPresent(builder::region);
     endpoint.ifPresent(builder::endpointOverride);
-    builder.overrideConfiguration(o -> o.addExecutionInterceptor(loopback));
+    builder.overrideConfiguration(o -> o.addExecutionInterceptor(new BufferedRequestBodies()).addExecutionInterceptor(loopback));
     return builder;
   }
 }

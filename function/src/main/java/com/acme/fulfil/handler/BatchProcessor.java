@@ -3,6 +3,7 @@ package com.acme.fulfil.handler;
 import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.acme.fulfil.observability.FunctionLogging;
 import com.acme.fulfil.queue.VisibilityResets;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
@@ -13,22 +14,26 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 
 /**
  * Runs the records of a batch side by side (partner calls take minutes, so a batch of ten in sequence
  * could never fit one invocation), at most {@code recordConcurrency} at a time, and turns their
  * outcomes into the partial batch response: exactly the failed records, by message id.
+ *
+ * <p>The record threads live as long as the container: Powertools keeps its Jackson mapper per thread,
+ * so a new thread for every record (as a virtual thread per task would be) built a new mapper and
+ * looked Jackson's serializers up again for every booking it stored.
  */
 final class BatchProcessor {
   private final OrderFulfilment fulfilment;
   private final VisibilityResets visibility;
-  private final int recordConcurrency;
+  private final ExecutorService recordThreads;
 
   BatchProcessor(OrderFulfilment fulfilment, VisibilityResets visibility, int recordConcurrency) {
     this.fulfilment = fulfilment;
     this.visibility = visibility;
-    this.recordConcurrency = recordConcurrency;
+    this.recordThreads = Executors.newFixedThreadPool(recordConcurrency,
+        Thread.ofPlatform().daemon().name("record-", 1).factory());
   }
 
   SQSBatchResponse process(List<SQSMessage> records, CallWindow window) {
@@ -49,26 +54,16 @@ final class BatchProcessor {
   }
 
   private List<RecordOutcome> fulfilAll(List<SQSMessage> records, CallWindow window) {
-    Semaphore slots = new Semaphore(recordConcurrency);
-    try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-      List<Future<RecordOutcome>> running = new ArrayList<>();
-      for (SQSMessage record : records) {
-        Callable<RecordOutcome> task = () -> {
-          slots.acquire();
-          try {
-            return fulfilment.fulfil(record, window);
-          } finally {
-            slots.release();
-          }
-        };
-        running.add(threads.submit(task));
-      }
-      List<RecordOutcome> outcomes = new ArrayList<>(records.size());
-      for (Future<RecordOutcome> result : running) {
-        outcomes.add(outcomeOf(result));
-      }
-      return outcomes;
+    List<Future<RecordOutcome>> running = new ArrayList<>();
+    for (SQSMessage record : records) {
+      Callable<RecordOutcome> task = () -> fulfilment.fulfil(record, window);
+      running.add(recordThreads.submit(FunctionLogging.carryingKeys(task)));
     }
+    List<RecordOutcome> outcomes = new ArrayList<>(records.size());
+    for (Future<RecordOutcome> result : running) {
+      outcomes.add(outcomeOf(result));
+    }
+    return outcomes;
   }
 
   private static RecordOutcome outcomeOf(Future<RecordOutcome> result) {

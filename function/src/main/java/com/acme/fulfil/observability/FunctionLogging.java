@@ -5,6 +5,8 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -50,8 +52,8 @@ public final class FunctionLogging {
   }
 
   /**
-   * Puts the invocation's keys on this thread for every line it and the record threads it starts log
-   * (they inherit the context), and takes them off again when the returned scope closes.
+   * Puts the invocation's keys on this thread for every line it logs, and takes them off again when the
+   * returned scope closes. Record threads get them through {@link #carryingKeys}.
    */
   public InvocationScope invocation(Context context) {
     MDC.put(REQUEST_ID, context.getAwsRequestId());
@@ -62,6 +64,23 @@ public final class FunctionLogging {
     MDC.put("functionMemorySize", Integer.toString(context.getMemoryLimitInMB()));
     MDC.put("service", service);
     return MDC::clear;
+  }
+
+  /**
+   * {@code work} as it is to run on another thread, with the log keys this thread has now; the other
+   * thread drops them, and whatever the work added, once it is done, so that a pooled thread's next
+   * record starts clean.
+   */
+  public static <T> Callable<T> carryingKeys(Callable<T> work) {
+    Map<String, String> keys = Objects.requireNonNullElse(MDC.getCopyOfContextMap(), Map.of());
+    return () -> {
+      MDC.setContextMap(keys);
+      try {
+        return work.call();
+      } finally {
+        MDC.clear();
+      }
+    };
   }
 
   /** The invocation's logging context; closing it clears the thread's keys. */

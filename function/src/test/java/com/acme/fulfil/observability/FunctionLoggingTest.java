@@ -2,11 +2,17 @@ package com.acme.fulfil.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
 
 class FunctionLoggingTest {
 
@@ -24,5 +30,28 @@ class FunctionLoggingTest {
         .singleElement().isInstanceOf(JsonLogFormatter.class);
     assertThat(Logger.getLogger("software.amazon").getLevel()).isEqualTo(Level.WARNING);
     assertThat(logging).isNotNull();
+  }
+
+  @Test
+  void aPooledRecordThreadLogsWithTheKeysOfTheInvocationThatHandedItTheRecordAndNoLeftovers() throws Exception {
+    ExecutorService recordThread = Executors.newSingleThreadExecutor();
+    try {
+      List<Map<String, String>> seen = new ArrayList<>();
+      for (String request : List.of("req-1", "req-2")) {
+        MDC.put("function_request_id", request);
+        Callable<Map<String, String>> record = () -> {
+          Map<String, String> keys = MDC.getCopyOfContextMap();
+          MDC.put("order_id", "ORD-" + request);
+          return keys;
+        };
+        seen.add(recordThread.submit(FunctionLogging.carryingKeys(record)).get());
+        MDC.clear();
+      }
+
+      assertThat(seen).containsExactly(Map.of("function_request_id", "req-1"), Map.of("function_request_id", "req-2"));
+      assertThat(recordThread.submit(MDC::getCopyOfContextMap).get()).isNullOrEmpty();
+    } finally {
+      recordThread.shutdownNow();
+    }
   }
 }
