@@ -14,26 +14,31 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 
 /**
  * Runs the records of a batch side by side (partner calls take minutes, so a batch of ten in sequence
  * could never fit one invocation), at most {@code recordConcurrency} at a time, and turns their
  * outcomes into the partial batch response: exactly the failed records, by message id.
  *
- * <p>The record threads live as long as the container: Powertools keeps its Jackson mapper per thread,
- * so a new thread for every record (as a virtual thread per task would be) built a new mapper and
- * looked Jackson's serializers up again for every booking it stored.
+ * <p>Record threads are pooled and outlive the invocation: Powertools keeps its Jackson mapper per
+ * thread, so a new thread for every record (as a virtual thread per task would be) built a new mapper
+ * and looked Jackson's serializers up again for every booking it stored. The pool grows rather than
+ * queues, so invocations sharing a handler (as they may locally, or in a multi-concurrency
+ * environment) never wait for each other's records; each invocation runs at most
+ * {@code recordConcurrency} of its own at once.
  */
 final class BatchProcessor {
   private final OrderFulfilment fulfilment;
   private final VisibilityResets visibility;
-  private final ExecutorService recordThreads;
+  private final ExecutorService recordThreads =
+      Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("record-", 1).factory());
+  private final int recordConcurrency;
 
   BatchProcessor(OrderFulfilment fulfilment, VisibilityResets visibility, int recordConcurrency) {
     this.fulfilment = fulfilment;
     this.visibility = visibility;
-    this.recordThreads = Executors.newFixedThreadPool(recordConcurrency,
-        Thread.ofPlatform().daemon().name("record-", 1).factory());
+    this.recordConcurrency = recordConcurrency;
   }
 
   SQSBatchResponse process(List<SQSMessage> records, CallWindow window) {
@@ -54,9 +59,17 @@ final class BatchProcessor {
   }
 
   private List<RecordOutcome> fulfilAll(List<SQSMessage> records, CallWindow window) {
+    Semaphore slots = new Semaphore(recordConcurrency);
     List<Future<RecordOutcome>> running = new ArrayList<>();
     for (SQSMessage record : records) {
-      Callable<RecordOutcome> task = () -> fulfilment.fulfil(record, window);
+      Callable<RecordOutcome> task = () -> {
+        slots.acquire();
+        try {
+          return fulfilment.fulfil(record, window);
+        } finally {
+          slots.release();
+        }
+      };
       running.add(recordThreads.submit(FunctionLogging.carryingKeys(task)));
     }
     List<RecordOutcome> outcomes = new ArrayList<>(records.size());

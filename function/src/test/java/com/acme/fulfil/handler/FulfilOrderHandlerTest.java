@@ -220,6 +220,32 @@ class FulfilOrderHandlerTest {
   }
 
   @Test
+  void twoBatchesInvokedAtOnceOnOneHandlerBookSideBySideWithoutWaitingForEachOther() {
+    List<SQSEvent> batches = new ArrayList<>();
+    List<String> orderIds = new ArrayList<>();
+    for (int batch = 0; batch < 2; batch++) {
+      for (int i = 0; i < 10; i++) {
+        String orderId = newOrderId();
+        orderIds.add(orderId);
+        partner.script().forOrder(orderId, Reaction.bookAfter(Duration.ofMillis(800)));
+        harness.send(order(orderId));
+      }
+      batches.add(harness.receive(10));
+    }
+    assertThat(batches).allSatisfy(batch -> assertThat(batch.getRecords()).hasSize(10));
+
+    ExecutorService lambdas = Executors.newFixedThreadPool(2);
+    List<CompletableFuture<SQSBatchResponse>> invocations = batches.stream()
+        .map(batch -> CompletableFuture.supplyAsync(() -> harness.invoke(batch), lambdas)).toList();
+    invocations.forEach(invocation -> assertThat(failedIds(invocation.join())).isEmpty());
+    lambdas.shutdown();
+
+    // Each invocation runs its ten records at once (RECORD_CONCURRENCY 10), neither queued behind the other's.
+    assertThat(partner.peakConcurrentPosts()).isEqualTo(20);
+    orderIds.forEach(orderId -> assertThat(partner.bookingsFor(orderId)).as(orderId).hasSize(1));
+  }
+
+  @Test
   void invalidMessageNeverReachesThePartner() {
     int postsBefore = partner.postCount();
     SQSEvent event = harness.sendAndReceive("{\"placed_at\":\"2026-11-20T14:03:11Z\"}");

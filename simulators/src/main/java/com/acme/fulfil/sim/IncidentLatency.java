@@ -9,7 +9,8 @@ import java.util.random.RandomGenerator;
  *
  * <ul>
  *   <li>Healthy booking: 92% from the peak, a normal distribution around 40 s (sd 5 s) kept inside
- *       30-60 s; 8% from the tail.
+ *       30-60 s; 8% from the tail ({@code tailShare}, which is 0 where the tail only comes in the
+ *       partner's degraded windows).
  *   <li>Tail: 60-280 s with a density falling linearly to zero at 280 s, so long calls are common
  *       enough to matter and the worst case is bounded.
  *   <li>Degraded booking: always from the tail.
@@ -27,9 +28,15 @@ final class IncidentLatency implements LatencyModel {
   static final double LOOKUP_LOW_SECONDS = 0.2;
   static final double LOOKUP_HIGH_SECONDS = 1.5;
 
+  private final double tailShare;
+
+  IncidentLatency(double tailShare) {
+    this.tailShare = tailShare;
+  }
+
   @Override
   public Duration booking(RandomGenerator random) {
-    return random.nextDouble() < TAIL_SHARE ? tail(random) : peak(random);
+    return random.nextDouble() < tailShare ? tail(random) : peak(random);
   }
 
   @Override

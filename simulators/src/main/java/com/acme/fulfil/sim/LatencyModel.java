@@ -26,8 +26,17 @@ public interface LatencyModel {
     return new InstantLatency();
   }
 
-  /** The incident's shape: see {@link IncidentLatency}. */
+  /** The incident's shape, its slow calls at random among the others: see {@link IncidentLatency}. */
   static LatencyModel incident() {
-    return new IncidentLatency();
+    return new IncidentLatency(IncidentLatency.TAIL_SHARE);
+  }
+
+  /**
+   * The incident's shape with its slow calls all in the partner's degraded windows ("partner-slowdown
+   * windows", the incident report says): healthy bookings come from the peak alone, degraded ones from
+   * the tail.
+   */
+  static LatencyModel incidentSlowOnlyWhenDegraded() {
+    return new IncidentLatency(0);
   }
 }
