@@ -23,11 +23,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -78,31 +78,6 @@ final class CostBenchmark {
       double recordsPerInvocation, double invocationSecondsMedian, double invocationSecondsMax, double gbSecondsPerOrder,
       int partnerPeak, int timedOut, int recordsRetried, double lastBookedMinutes) {}
 
-  /**
-   * Where the partner's slow calls fall. The incident report gives the shape (a peak around 40 s, a tail
-   * to 280 s) but not whether the tail comes at random or in "partner-slowdown windows"; the contract
-   * names both causes (degraded, or retrying on its side). Batching cares: a batch costs its slowest
-   * record, so slow calls at random spoil more batches than the same share of slow calls bunched in time.
-   */
-  enum Slowness {
-    AT_RANDOM("8 % of calls slow, at random (IncidentLatency)", LatencyModel.incident()),
-    IN_WINDOWS("slow calls only in two degraded windows, 8 % of the sending time", LatencyModel.incidentSlowOnlyWhenDegraded());
-
-    final String description;
-    final LatencyModel latency;
-
-    Slowness(String description, LatencyModel latency) {
-      this.description = description;
-      this.latency = latency;
-    }
-  }
-
-  /** The share of the sending time the partner is degraded for, in {@link Slowness#IN_WINDOWS}. */
-  private static final double DEGRADED_SHARE = 0.08;
-  /** Degraded windows, each starting at this fraction of the sending time. */
-  private static final List<Double> DEGRADED_AT = List.of(0.2, 0.65);
-  private static final Duration SEND_SPREAD = Duration.ofMinutes(5);
-
   void run(int orders, PrintStream out) throws InterruptedException, IOException {
     TimingBudget batched = TimingBudget.builder().batchSize(10).recordConcurrency(10)
         .batchingWindow(Duration.ofSeconds(30)).build();
@@ -112,7 +87,9 @@ final class CostBenchmark {
         new Configuration("batch 10 at once, 30 s window, max concurrency 10", batched, MAX_CONCURRENCY),
         new Configuration("batch 10 at once, 30 s window, max concurrency 2", batched, LEAST_CONCURRENCY));
     List<ScenarioOrder> stream = new OrderStream().generate("ORD-COST-", orders, 0, 0, SEED);
-    Map<Slowness, List<Result>> results = new EnumMap<>(Slowness.class);
+    // Sent over 5 minutes of real time: about 40 orders a minute, enough to fill a batch inside its window.
+    Duration sendSpread = scale.toLocal(Duration.ofMinutes(5));
+    List<Result> results;
     PrintStream stdout = System.out;
     try (PrintStream function = new PrintStream(Files.newOutputStream(functionOutput), true, StandardCharsets.UTF_8);
         EmbeddedAws aws = EmbeddedAws.start();
@@ -123,48 +100,31 @@ final class CostBenchmark {
       aws.connection().sdkSystemProperties().forEach(System::setProperty);
       System.setOut(function);
       OrdersStack stack = new OrdersStack(sqs, dynamoDb, secrets);
-      for (Slowness slowness : Slowness.values()) {
-        results.put(slowness, measure(slowness, configurations, stream, aws, stack, sqs));
+      List<Run> runs = new ArrayList<>();
+      for (Configuration configuration : configurations) {
+        runs.add(new Run(configuration, aws, stack, sqs));
       }
+      runs.forEach(Run::start);
+      long start = System.nanoTime();
+      Instant sendingStarted = Instant.now();
+      for (int i = 0; i < stream.size(); i++) {
+        long due = start + sendSpread.toNanos() * i / stream.size();
+        Thread.sleep(Duration.ofNanos(Math.max(0, due - System.nanoTime())));
+        ScenarioOrder order = stream.get(i);
+        runs.forEach(run -> run.send(order));
+      }
+      Duration deadline = scale.toLocal(Duration.ofMinutes(30));
+      for (Run run : runs) {
+        run.awaitBooked(orders, deadline.minus(Duration.ofNanos(System.nanoTime() - start)));
+      }
+      results = runs.stream().map(run -> run.finish(orders, sendingStarted)).toList();
     } finally {
       System.setOut(stdout);
     }
-    out.printf(Locale.ROOT, "%d orders over %d minutes of real time, local run at %s; function output: %s%n",
-        orders, SEND_SPREAD.toMinutes(), scale, functionOutput);
-    results.forEach((slowness, measured) -> print(slowness, measured, out));
+    out.printf(Locale.ROOT, "%d orders over 5 minutes of real time, local run at %s; function output: %s%n",
+        orders, scale, functionOutput);
+    print(results, out);
     printModel(out);
-  }
-
-  /** All configurations at once on the same orders, each with its own partner playing {@code slowness}. */
-  private List<Result> measure(Slowness slowness, List<Configuration> configurations, List<ScenarioOrder> stream,
-      EmbeddedAws aws, OrdersStack stack, SqsClient sqs) throws InterruptedException {
-    List<Run> runs = new ArrayList<>();
-    for (Configuration configuration : configurations) {
-      runs.add(new Run(configuration, slowness, aws, stack, sqs));
-    }
-    runs.forEach(Run::start);
-    // Sent over 5 minutes of real time: about 40 orders a minute, enough to fill a batch inside its window.
-    Duration sendSpread = scale.toLocal(SEND_SPREAD);
-    List<Long> degradeAt = slowness == Slowness.IN_WINDOWS
-        ? DEGRADED_AT.stream().map(at -> (long) (at * stream.size())).toList()
-        : List.of();
-    Duration window = Duration.ofNanos((long) (sendSpread.toNanos() * DEGRADED_SHARE / DEGRADED_AT.size()));
-    long start = System.nanoTime();
-    Instant sendingStarted = Instant.now();
-    for (int i = 0; i < stream.size(); i++) {
-      long due = start + sendSpread.toNanos() * i / stream.size();
-      Thread.sleep(Duration.ofNanos(Math.max(0, due - System.nanoTime())));
-      if (degradeAt.contains((long) i)) {
-        runs.forEach(run -> run.partner.degraded(0, window));
-      }
-      ScenarioOrder order = stream.get(i);
-      runs.forEach(run -> run.send(order));
-    }
-    Duration deadline = scale.toLocal(Duration.ofMinutes(30));
-    for (Run run : runs) {
-      run.awaitBooked(stream.size(), deadline.minus(Duration.ofNanos(System.nanoTime() - start)));
-    }
-    return runs.stream().map(run -> run.finish(stream.size(), sendingStarted)).toList();
   }
 
   /** One configuration's deployment, partner and tally. */
@@ -175,13 +135,12 @@ final class CostBenchmark {
     private final SqsClient sqs;
     private final List<Invocation> settled = Collections.synchronizedList(new ArrayList<>());
 
-    Run(Configuration configuration, Slowness slowness, EmbeddedAws aws, OrdersStack stack, SqsClient sqs) {
+    Run(Configuration configuration, EmbeddedAws aws, OrdersStack stack, SqsClient sqs) {
       this.configuration = configuration;
       this.sqs = sqs;
-      this.partner = SimulatedPartner.builder().apiKey(KEY).latency(slowness.latency)
+      this.partner = SimulatedPartner.builder().apiKey(KEY).latency(LatencyModel.incident())
           .timeScaleDivisor(scale.divisor()).seed(SEED).start();
-      String name = "cost-" + slowness.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-batch-"
-          + configuration.budget().batchSize() + "-concurrency-" + configuration.maxConcurrency();
+      String name = "cost-batch-" + configuration.budget().batchSize() + "-concurrency-" + configuration.maxConcurrency();
       Deployment local = Deployment.fulfilOrder(name, name + "-orders", configuration.budget().scaledDown(scale.divisor()),
           configuration.maxConcurrency(), scale.pollWait(), artifact);
       this.deployment = new LocalDeployment(local, aws.connection(), stack, sqs, partner, this, Map.of());
@@ -230,8 +189,8 @@ final class CostBenchmark {
     }
   }
 
-  private static void print(Slowness slowness, List<Result> results, PrintStream out) {
-    out.printf(Locale.ROOT, "%nPartner: %s. GB-seconds at %d MB, durations in real time%n", slowness.description, MEMORY_MB);
+  private static void print(List<Result> results, PrintStream out) {
+    out.printf(Locale.ROOT, "GB-seconds at %d MB, durations in real time%n", MEMORY_MB);
     out.println("| configuration | orders booked | booked twice | invocations | records per invocation | invocation median | invocation max | GB-s per order | vs batch 1 | partner peak POSTs in flight | timed out | records retried | last order booked after |");
     out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     double baseline = results.getFirst().gbSecondsPerOrder();
@@ -245,31 +204,38 @@ final class CostBenchmark {
 
   /**
    * The same question asked of the latency model alone, for every batch size: a full batch of n costs
-   * its slowest record, so the saving is n x E[latency] / E[max of n latencies]. Shows what batching can
-   * reach at best, and what it would take to reach more.
+   * its slowest record, so the saving is n x E[latency] / E[slowest of n]. Asked twice: with the slow
+   * calls at random among the others (the model the run above uses), and with them bunched in slowdown
+   * windows so tightly that a batch is either all slow or all fast (the share of slow calls the same).
+   * The incident report's "partner-slowdown windows" put the truth somewhere between the two.
    */
   private static void printModel(PrintStream out) {
-    LatencyModel model = LatencyModel.incident();
+    LatencyModel atRandom = LatencyModel.incident();
+    LatencyModel bunched = LatencyModel.incidentSlowOnlyWhenDegraded();
     SplittableRandom random = new SplittableRandom(SEED);
     int samples = 20_000;
-    Function<Integer, Double> meanOfMax = n -> {
+    BiFunction<Integer, Function<SplittableRandom, Duration>, Double> meanOfMax = (n, call) -> {
       double sum = 0;
       for (int s = 0; s < samples; s++) {
         double max = 0;
         for (int i = 0; i < n; i++) {
-          max = Math.max(max, model.booking(random).toNanos() / 1e9);
+          max = Math.max(max, call.apply(random).toNanos() / 1e9);
         }
         sum += max;
       }
       return sum / samples;
     };
-    double single = meanOfMax.apply(1);
+    double single = meanOfMax.apply(1, atRandom::booking);
     out.println("latency model alone (full batches, records at once): GB-s per order relative to batch 1");
-    out.println("| batch size | invocation lasts (mean) | GB-s per order saved |");
-    out.println("|---:|---:|---:|");
+    out.println("| batch size | slow calls at random: invocation lasts (mean) | saved | slow calls bunched: invocation lasts (mean) | saved |");
+    out.println("|---:|---:|---:|---:|---:|");
     for (int n : List.of(1, 2, 5, 10, 20, 50)) {
-      double invocation = n == 1 ? single : meanOfMax.apply(n);
-      out.printf(Locale.ROOT, "| %d | %.0f s | %.1fx |%n", n, invocation, n * single / invocation);
+      double mixed = meanOfMax.apply(n, atRandom::booking);
+      double allSlowOrAllFast = LatencyModel.INCIDENT_SLOW_SHARE * meanOfMax.apply(n, bunched::degradedBooking)
+          + (1 - LatencyModel.INCIDENT_SLOW_SHARE) * meanOfMax.apply(n, bunched::booking);
+      out.printf(Locale.ROOT, "| %d | %.0f s | %.1fx | %.0f s | %.1fx |%n", n, mixed, n * single / mixed,
+          allSlowOrAllFast, n * single / allSlowOrAllFast);
     }
   }
+
 }

@@ -19,7 +19,6 @@ import java.util.random.RandomGenerator;
  */
 final class IncidentLatency implements LatencyModel {
 
-  static final double TAIL_SHARE = 0.08;
   static final double PEAK_MEAN_SECONDS = 40;
   static final double PEAK_SD_SECONDS = 5;
   static final double PEAK_LOW_SECONDS = 30;

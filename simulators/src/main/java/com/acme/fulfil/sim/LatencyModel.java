@@ -11,6 +11,8 @@ import java.util.random.RandomGenerator;
  * its time-scale divisor.
  */
 public interface LatencyModel {
+  /** The share of the incident's bookings that come from its tail (60-280 s). */
+  double INCIDENT_SLOW_SHARE = 0.08;
 
   /** A booking (POST) on a healthy day. */
   Duration booking(RandomGenerator random);
@@ -28,7 +30,7 @@ public interface LatencyModel {
 
   /** The incident's shape, its slow calls at random among the others: see {@link IncidentLatency}. */
   static LatencyModel incident() {
-    return new IncidentLatency(IncidentLatency.TAIL_SHARE);
+    return new IncidentLatency(INCIDENT_SLOW_SHARE);
   }
 
   /**
