@@ -10,14 +10,18 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.utils.Lazy;
 
 /**
  * The three AWS clients, built once per container on one shared URL-connection HTTP client: it starts
  * faster than Apache or Netty and the function makes a handful of calls per record, each with its body
  * sent in one piece ({@link BufferedRequestBodies}). Each can be sent to loopback, one thread at a
  * time, for SnapStart's priming.
+ *
+ * <p>SQS is only called for a message that can never succeed, so its client is built on first use rather
+ * than in every cold start (with SnapStart, priming builds it before the snapshot).
  */
-public record AwsClients(DynamoDbClient dynamoDb, SecretsManagerClient secretsManager, SqsClient sqs,
+public record AwsClients(DynamoDbClient dynamoDb, SecretsManagerClient secretsManager, Lazy<SqsClient> sqs,
     LoopbackRedirect loopback) {
 
   public static AwsClients create(FunctionConfig.AwsEndpoints endpoints) {
@@ -26,7 +30,7 @@ public record AwsClients(DynamoDbClient dynamoDb, SecretsManagerClient secretsMa
     return new AwsClients(
         configure(DynamoDbClient.builder().httpClient(http), endpoints.region(), endpoints.dynamoDb(), loopback).build(),
         configure(SecretsManagerClient.builder().httpClient(http), endpoints.region(), endpoints.secretsManager(), loopback).build(),
-        configure(SqsClient.builder().httpClient(http), endpoints.region(), endpoints.sqs(), loopback).build(),
+        new Lazy<>(() -> configure(SqsClient.builder().httpClient(http), endpoints.region(), endpoints.sqs(), loopback).build()),
         loopback);
   }
 

@@ -48,7 +48,7 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, VisibilityReset
         new ApiKeySource(aws.secretsManager(), config.apiKeySecretId()), json);
     IdempotentBooking booking = new IdempotentBooking(new PartnerBooking(partner, metrics), store);
     OrderParser parser = new OrderParser(json);
-    VisibilityResets visibility = new VisibilityResets(aws.sqs());
+    VisibilityResets visibility = new VisibilityResets(aws.sqs()::getValue);
     SnapStartPriming priming = new SnapStartPriming(parser, store, http, json, aws.secretsManager(), visibility,
         aws.loopback(), config.partnerBaseUrl());
     // A no-op where the JVM has no CRaC (local runs, tests); in Lambda, SnapStart calls it before the snapshot.

@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,10 +22,11 @@ public final class VisibilityResets {
   private static final Logger LOG = LoggerFactory.getLogger(VisibilityResets.class);
   private static final int SQS_BATCH_LIMIT = 10;
 
-  private final SqsClient sqs;
+  private final Supplier<SqsClient> sqs;
   private final Map<String, String> queueUrlByArn = new ConcurrentHashMap<>();
 
-  public VisibilityResets(SqsClient sqs) {
+  /** @param sqs the client, asked for only when a message is to be returned */
+  public VisibilityResets(Supplier<SqsClient> sqs) {
     this.sqs = sqs;
   }
 
@@ -46,7 +48,7 @@ public final class VisibilityResets {
           .map(m -> ChangeMessageVisibilityBatchRequestEntry.builder()
               .id(m.getMessageId()).receiptHandle(m.getReceiptHandle()).visibilityTimeout(0).build())
           .toList();
-      var response = sqs.changeMessageVisibilityBatch(r -> r.queueUrl(queueUrl).entries(entries));
+      var response = sqs.get().changeMessageVisibilityBatch(r -> r.queueUrl(queueUrl).entries(entries));
       response.failed().forEach(f -> LOG.warn("could not return message {} to the queue at once: {} {}",
           f.id(), f.code(), f.message()));
     } catch (SdkException e) {
@@ -61,6 +63,6 @@ public final class VisibilityResets {
     if (parts.length != 6) {
       throw new IllegalArgumentException("not an SQS queue ARN: " + queueArn);
     }
-    return sqs.getQueueUrl(r -> r.queueName(parts[5]).queueOwnerAWSAccountId(parts[4])).queueUrl();
+    return sqs.get().getQueueUrl(r -> r.queueName(parts[5]).queueOwnerAWSAccountId(parts[4])).queueUrl();
   }
 }
