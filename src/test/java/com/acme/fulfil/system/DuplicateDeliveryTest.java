@@ -16,8 +16,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +31,7 @@ class DuplicateDeliveryTest {
   private static final Duration SETTLES = Duration.ofSeconds(40);
 
   private static final Set<String> redeliverOrders = ConcurrentHashMap.newKeySet();
+  @AutoClose
   private static FulfilOrderUnderTest fulfil;
   private static SimulatedPartner partner;
   private static InvocationLog invocations;
@@ -43,13 +44,6 @@ class DuplicateDeliveryTest {
         .start();
     partner = fulfil.partner();
     invocations = fulfil.invocations();
-  }
-
-  @AfterAll
-  static void undeploy() {
-    if (fulfil != null) {
-      fulfil.close();
-    }
   }
 
   @AfterEach

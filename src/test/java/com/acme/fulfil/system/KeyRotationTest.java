@@ -12,7 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +29,7 @@ class KeyRotationTest {
   private static final Duration SPACING = Duration.ofMillis(100);
   private static final Duration SECRET_LAGS_BY = Duration.ofSeconds(1);
 
+  @AutoClose
   private static FulfilOrderUnderTest fulfil;
   private static SimulatedPartner partner;
 
@@ -36,13 +37,6 @@ class KeyRotationTest {
   static void deploy(AwsBackend backend) {
     fulfil = FulfilOrderUnderTest.on(backend, "key-rotation").start();
     partner = fulfil.partner();
-  }
-
-  @AfterAll
-  static void undeploy() {
-    if (fulfil != null) {
-      fulfil.close();
-    }
   }
 
   @Test

@@ -17,8 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -38,6 +38,7 @@ class PoisonMessageTest {
       "traceparent", text("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),
       "producer", text("checkout-service"));
 
+  @AutoClose
   private static FulfilOrderUnderTest fulfil;
   private static SimulatedPartner partner;
   private static Duration visibility;
@@ -52,13 +53,6 @@ class PoisonMessageTest {
         .start();
     partner = fulfil.partner();
     visibility = fulfil.queues().settings().visibilityTimeout();
-  }
-
-  @AfterAll
-  static void undeploy() {
-    if (fulfil != null) {
-      fulfil.close();
-    }
   }
 
   @Test

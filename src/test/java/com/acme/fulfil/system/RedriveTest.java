@@ -11,7 +11,7 @@ import com.acme.fulfil.system.harness.Orders;
 import java.time.Duration;
 import java.util.List;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 @OnSelectedBackend
 class RedriveTest {
+  @AutoClose
   private static FulfilOrderUnderTest fulfil;
   private static SimulatedPartner partner;
 
@@ -29,13 +30,6 @@ class RedriveTest {
   static void deploy(AwsBackend backend) {
     fulfil = FulfilOrderUnderTest.on(backend, "redrive").start();
     partner = fulfil.partner();
-  }
-
-  @AfterAll
-  static void undeploy() {
-    if (fulfil != null) {
-      fulfil.close();
-    }
   }
 
   @Test

@@ -20,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +39,9 @@ class SlowPartnerTest {
   private static final long SEED = 30;
   private static final Duration SEND_SPREAD = Duration.ofSeconds(4);
 
+  @AutoClose
   private static FulfilOrderUnderTest fixed;
+  @AutoClose
   private static FulfilOrderUnderTest incident;
   private static List<ScenarioOrder> orders;
   private static List<String> fixedMessageIds;
@@ -70,15 +72,6 @@ class SlowPartnerTest {
 
   private static void slowPartner(com.acme.fulfil.sim.SimulatedPartner.Builder partner) {
     partner.latency(Latencies.spreadOverTheIncidentsRange()).timeScaleDivisor(SCALE.divisor()).seed(SEED);
-  }
-
-  @AfterAll
-  static void undeploy() {
-    for (FulfilOrderUnderTest deployment : new FulfilOrderUnderTest[] {incident, fixed}) {
-      if (deployment != null) {
-        deployment.close();
-      }
-    }
   }
 
   @Test

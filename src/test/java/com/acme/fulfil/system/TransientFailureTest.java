@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
  */
 @OnSelectedBackend
 class TransientFailureTest {
+  @AutoClose
   private static FulfilOrderUnderTest fulfil;
   private static SimulatedPartner partner;
   private static Duration visibility;
@@ -38,13 +39,6 @@ class TransientFailureTest {
     fulfil = FulfilOrderUnderTest.on(backend, "transient").faultyDynamoDb().faultySecretsManager().start();
     partner = fulfil.partner();
     visibility = fulfil.queues().settings().visibilityTimeout();
-  }
-
-  @AfterAll
-  static void undeploy() {
-    if (fulfil != null) {
-      fulfil.close();
-    }
   }
 
   @AfterEach

@@ -16,7 +16,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +30,7 @@ class UnknownOutcomeTest {
   /** The partner's contract: up to 300 s when it is degraded or retrying on its side. */
   private static final Duration PARTNER_SLOWEST = Duration.ofSeconds(300);
 
+  @AutoClose
   private static FulfilOrderUnderTest fulfil;
   private static SimulatedPartner partner;
 
@@ -37,13 +38,6 @@ class UnknownOutcomeTest {
   static void deploy(AwsBackend backend) {
     fulfil = FulfilOrderUnderTest.on(backend, "unknown-outcome").start();
     partner = fulfil.partner();
-  }
-
-  @AfterAll
-  static void undeploy() {
-    if (fulfil != null) {
-      fulfil.close();
-    }
   }
 
   @Test

@@ -2,6 +2,7 @@ package com.acme.fulfil.booking;
 
 import com.acme.fulfil.partner.Deadline;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.LongSupplier;
 
 /**
@@ -21,6 +22,11 @@ public final class CallWindow {
     this.margin = margin;
     this.partnerWorstCase = partnerWorstCase;
     this.lookupTimeout = lookupTimeout;
+  }
+
+  /** When the invocation ends (its timeout), as far as this moment can tell. */
+  public Instant invocationEnd() {
+    return Instant.now().plusMillis(remainingMillis.getAsLong());
   }
 
   /** Time the partner may have before the handler must stop waiting. */

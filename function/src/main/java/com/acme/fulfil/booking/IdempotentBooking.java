@@ -18,8 +18,14 @@ public class IdempotentBooking {
     this.store = store;
   }
 
+  /** Books the order once, its lock held until the attempt's own invocation ends. */
+  public Booking bookOnce(String orderId, BookingAttempt attempt) {
+    return store.lockingUntil(attempt.window().invocationEnd(), () -> book(orderId, attempt));
+  }
+
+  /** Named {@code book} for good: Powertools puts the method's name in every key (runbook: "fulfil-order.book#"). */
   @Idempotent
-  public Booking book(@IdempotencyKey String orderId, BookingAttempt attempt) {
+  Booking book(@IdempotencyKey String orderId, BookingAttempt attempt) {
     return booking.book(attempt, store.claimReplacedEarlierTry());
   }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -53,6 +54,7 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
   private final String table;
   private final Duration partnerWorstCase;
   private final ThreadLocal<Claim> claims = new ThreadLocal<>();
+  private final ThreadLocal<Instant> invocationEnds = new ThreadLocal<>();
 
   /** This thread's claim on an order; {@code releaseAt} is when a failed try's lock may be taken over. */
   private record Claim(String key, long lockExpiry, boolean replacedEarlierTry, long releaseAt) {}
@@ -61,6 +63,23 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
     this.dynamoDb = dynamoDb;
     this.table = table;
     this.partnerWorstCase = partnerWorstCase;
+  }
+
+  /**
+   * Runs {@code work} with every claim this thread makes locked until {@code invocationEnd}, the end of
+   * the invocation the record belongs to. Powertools takes the lock's end from the Lambda context that
+   * was registered last, in a static: another invocation's whenever invocations share a JVM (the local
+   * event source mapping, a multi-concurrency environment), whose remaining time may be shorter than
+   * this one's partner call. A lock that ends before the call does lets the next try take over, find
+   * nothing at the partner yet, and book a second courier.
+   */
+  public <T> T lockingUntil(Instant invocationEnd, Supplier<T> work) {
+    invocationEnds.set(invocationEnd);
+    try {
+      return work.get();
+    } finally {
+      invocationEnds.remove();
+    }
   }
 
   /** True when this thread's current claim took over a record an earlier try left behind. */
@@ -86,8 +105,10 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
   @Override
   public void putRecord(DataRecord record, Instant now) throws IdempotencyItemAlreadyExistsException {
     claims.remove();
-    long lockExpiry = record.getInProgressExpiryTimestamp().orElseThrow(() -> new IllegalStateException(
-        "Idempotency.registerLambdaContext was not called: the order's lock would have no expiry"));
+    Instant invocationEnd = invocationEnds.get();
+    long lockExpiry = invocationEnd != null ? invocationEnd.toEpochMilli()
+        : record.getInProgressExpiryTimestamp().orElseThrow(() -> new IllegalStateException(
+            "Idempotency.registerLambdaContext was not called: the order's lock would have no expiry"));
     Map<String, AttributeValue> item = Map.of(
         KEY, s(record.getIdempotencyKey()),
         EXPIRY, n(record.getExpiryTimestamp()),

@@ -72,7 +72,7 @@ public final class OrderFulfilment {
   private RecordOutcome book(OrderMessage order, int receives, CallWindow window) {
     String attemptId = UUID.randomUUID().toString();
     try {
-      Booking booked = booking.book(order.orderId(), new BookingAttempt(order, attemptId, receives > 1, window));
+      Booking booked = booking.bookOnce(order.orderId(), new BookingAttempt(order, attemptId, receives > 1, window));
       if (!booked.madeBy(attemptId)) {
         return new RecordOutcome.AlreadyBooked(booked);
       }

@@ -75,6 +75,24 @@ class OrderIdempotencyStoreTest {
   }
 
   @Test
+  void aClaimIsLockedUntilItsOwnInvocationEndsNotUntilTheEndPowertoolsTookFromAnotherInvocation() {
+    String key = "order-" + UUID.randomUUID();
+    Instant now = Instant.now();
+    Instant ownInvocationEnd = now.plusSeconds(300);
+    // Powertools computed the lock from the context registered last: another invocation's, ending in 1 s.
+    store.lockingUntil(ownInvocationEnd, () -> {
+      store.putRecord(inProgress(key, now.plusSeconds(1)), now);
+      return null;
+    });
+
+    assertThat(store.getRecord(key).getInProgressExpiryTimestamp()).hasValue(ownInvocationEnd.toEpochMilli());
+    // Two seconds on, that other invocation is over, but this try's call may still be running: no takeover.
+    Instant later = now.plusSeconds(2);
+    assertThatThrownBy(() -> store.putRecord(inProgress(key, later.plusSeconds(300)), later))
+        .isInstanceOf(IdempotencyItemAlreadyExistsException.class);
+  }
+
+  @Test
   void liveLockIsNotTakenOver() {
     String key = "order-" + UUID.randomUUID();
     Instant now = Instant.now();
