@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.local.esm.Invocation;
 import com.acme.fulfil.sim.Reaction;
-import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.system.harness.Await;
 import com.acme.fulfil.system.harness.Figures;
@@ -33,7 +32,6 @@ class DuplicateDeliveryTest {
   private static final Set<String> redeliverOrders = ConcurrentHashMap.newKeySet();
   @AutoClose
   private static FulfilOrderUnderTest fulfil;
-  private static SimulatedPartner partner;
   private static InvocationLog invocations;
 
   @BeforeAll
@@ -42,32 +40,31 @@ class DuplicateDeliveryTest {
         .faultyDynamoDb()
         .redeliverNow(message -> redeliverOrders.removeIf(message.body()::contains))
         .start();
-    partner = fulfil.partner();
     invocations = fulfil.invocations();
   }
 
   @AfterEach
   void healthy() {
     fulfil.dynamoDb().heal();
-    partner.script().clear();
+    fulfil.partner().script().clear();
   }
 
   @Test
   void sameMessageDeliveredToTwoConcurrentInvocationsBooksOnce() {
     String orderId = Orders.newId("ORD-DUP-SQS");
     // Slow enough that the second delivery arrives while the first invocation is still booking.
-    partner.script().forOrder(orderId, 1, new Reaction.BookAfter(Duration.ofMillis(700)));
+    fulfil.partner().script().forOrder(orderId, 1, new Reaction.BookAfter(Duration.ofMillis(700)));
     redeliverOrders.add(orderId);
 
     String messageId = fulfil.send(Orders.body(orderId));
     fulfil.awaitDeleted(List.of(messageId), SETTLES);
 
     assertThat(invocations.ranConcurrently(messageId)).as("two invocations held the message at once").isTrue();
-    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+    assertThat(fulfil.partner().bookingsFor(orderId)).hasSize(1);
     assertThat(invocations.deleted(messageId)).isTrue();
     assertThat(fulfil.deadLetters().messages()).doesNotContainKey(messageId);
     Figures.print("same message, two concurrent invocations: %d receives, %d booking(s)",
-        invocations.receives(messageId), partner.bookingsFor(orderId).size());
+        invocations.receives(messageId), fulfil.partner().bookingsFor(orderId).size());
   }
 
   @Test
@@ -83,12 +80,12 @@ class DuplicateDeliveryTest {
 
     assertThat(timedOut(messageId)).as("the first invocation timed out").isTrue();
     assertThat(invocations.receives(messageId)).isGreaterThanOrEqualTo(2);
-    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+    assertThat(fulfil.partner().bookingsFor(orderId)).hasSize(1);
     assertThat(invocations.deleted(messageId)).isTrue();
     assertThat(fulfil.records().completed(orderId)).hasValueSatisfying(record ->
-        assertThat(record.shipmentId()).contains(partner.bookingsFor(orderId).getFirst().shipmentId()));
+        assertThat(record.shipmentId()).contains(fulfil.partner().bookingsFor(orderId).getFirst().shipmentId()));
     Figures.print("redelivered after a timed-out invocation: %d receives, %d booking(s), %d lookup(s)",
-        invocations.receives(messageId), partner.bookingsFor(orderId).size(), partner.lookupCount());
+        invocations.receives(messageId), fulfil.partner().bookingsFor(orderId).size(), fulfil.partner().lookupCount());
   }
 
   @Test
@@ -102,9 +99,9 @@ class DuplicateDeliveryTest {
     fulfil.awaitDeleted(List.of(late), SETTLES);
 
     assertThat(Set.copyOf(messageIds)).hasSize(2).doesNotContain(late);
-    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+    assertThat(fulfil.partner().bookingsFor(orderId)).hasSize(1);
     assertThat(invocations.deletedAll(List.of(messageIds.get(0), messageIds.get(1), late))).isTrue();
-    Figures.print("one order in three messages: %d booking(s)", partner.bookingsFor(orderId).size());
+    Figures.print("one order in three messages: %d booking(s)", fulfil.partner().bookingsFor(orderId).size());
   }
 
   private static boolean timedOut(String messageId) {

@@ -3,7 +3,6 @@ package com.acme.fulfil.system;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.local.aws.AwsBackend;
-import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
@@ -31,12 +30,10 @@ class KeyRotationTest {
 
   @AutoClose
   private static FulfilOrderUnderTest fulfil;
-  private static SimulatedPartner partner;
 
   @BeforeAll
   static void deploy(AwsBackend backend) {
     fulfil = FulfilOrderUnderTest.on(backend, "key-rotation").start();
-    partner = fulfil.partner();
   }
 
   @Test
@@ -46,7 +43,7 @@ class KeyRotationTest {
     long started = System.nanoTime();
     for (int i = 0; i < ORDERS; i++) {
       if (i == ORDERS / 2) {
-        partner.rotateKey(NEXT_KEY);
+        fulfil.partner().rotateKey(NEXT_KEY);
       }
       if (i == ORDERS / 2 + SECRET_LAGS_BY.dividedBy(SPACING)) {
         fulfil.putPartnerKey(NEXT_KEY);
@@ -60,14 +57,14 @@ class KeyRotationTest {
     fulfil.awaitDeleted(messageIds, visibility.multipliedBy(3));
 
     SoftAssertions softly = new SoftAssertions();
-    orderIds.forEach(orderId -> softly.assertThat(partner.bookingsFor(orderId)).as(orderId + ": bookings").hasSize(1));
+    orderIds.forEach(orderId -> softly.assertThat(fulfil.partner().bookingsFor(orderId)).as(orderId + ": bookings").hasSize(1));
     softly.assertThat(fulfil.invocations().deletedAll(messageIds)).as("every message deleted").isTrue();
     softly.assertThat(fulfil.deadLetters().messages()).as("DLQ").isEmpty();
-    softly.assertThat(partner.unauthorizedCount()).as("requests refused with the old key").isPositive();
+    softly.assertThat(fulfil.partner().unauthorizedCount()).as("requests refused with the old key").isPositive();
     softly.assertAll();
     int mostReceives = messageIds.stream().mapToInt(fulfil.invocations()::receives).max().orElse(0);
     Figures.print("key rotation mid-stream: %d orders, %d bookings, %d requests refused (401), up to %d receives, 0 in the DLQ, %.1f s",
-        ORDERS, partner.bookings().size(), partner.unauthorizedCount(), mostReceives, (System.nanoTime() - started) / 1e9);
+        ORDERS, fulfil.partner().bookings().size(), fulfil.partner().unauthorizedCount(), mostReceives, (System.nanoTime() - started) / 1e9);
     assertThat(mostReceives).isLessThan(5);
   }
 }

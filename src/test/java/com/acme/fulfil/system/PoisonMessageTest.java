@@ -40,7 +40,6 @@ class PoisonMessageTest {
 
   @AutoClose
   private static FulfilOrderUnderTest fulfil;
-  private static SimulatedPartner partner;
   private static Duration visibility;
 
   @BeforeAll
@@ -51,7 +50,6 @@ class PoisonMessageTest {
         .budget(TimingBudget.builder().partnerWorstCase(Duration.ofSeconds(1)).partnerDeadlineMargin(Duration.ofMillis(500))
             .functionTimeout(Duration.ofSeconds(5)).build())
         .start();
-    partner = fulfil.partner();
     visibility = fulfil.queues().settings().visibilityTimeout();
   }
 
@@ -127,8 +125,8 @@ class PoisonMessageTest {
   void ordersThePartnerRejectsWith400Or422ReachTheDlqWithNothingBooked() {
     String invalid = Orders.newId("ORD-400");
     String addressRejected = Orders.newId("ORD-422");
-    partner.script().forOrder(invalid, Reaction.invalidRequest("parcels exceed the courier's size limits"));
-    partner.script().forOrder(addressRejected, Reaction.addressRejected());
+    fulfil.partner().script().forOrder(invalid, Reaction.invalidRequest("parcels exceed the courier's size limits"));
+    fulfil.partner().script().forOrder(addressRejected, Reaction.addressRejected());
     ObjectNode unsupported = Orders.valid(Orders.newId("ORD-422-ZZ"));
     ((ObjectNode) unsupported.get("ship_to")).put("country", SimulatedPartner.UNSUPPORTED_COUNTRY);
     Map<String, String> rejected = new LinkedHashMap<>();
@@ -144,8 +142,8 @@ class PoisonMessageTest {
    * exactly five receives, faster than a single visibility timeout, and never booked.
    */
   private static void proveDeadLettered(Map<String, String> poisonByCase, int postsEach) {
-    int postsBefore = partner.postCount();
-    int bookingsBefore = partner.bookings().size();
+    int postsBefore = fulfil.partner().postCount();
+    int bookingsBefore = fulfil.partner().bookings().size();
     long started = System.nanoTime();
     Map<String, String> messageIdByCase = new LinkedHashMap<>();
     poisonByCase.forEach((name, body) -> messageIdByCase.put(name, fulfil.send(body, ATTRIBUTES)));
@@ -165,8 +163,8 @@ class PoisonMessageTest {
       softly.assertThat(fulfil.invocations().receives(messageId)).as(name + ": receives").isEqualTo(MAX_RECEIVE_COUNT);
     });
     softly.assertThat(toDlq).as("all in the DLQ within one visibility timeout").isLessThan(visibility);
-    softly.assertThat(partner.bookings()).as("bookings").hasSize(bookingsBefore);
-    softly.assertThat(partner.postCount() - postsBefore).as("booking requests").isEqualTo(postsEach * poisonByCase.size());
+    softly.assertThat(fulfil.partner().bookings()).as("bookings").hasSize(bookingsBefore);
+    softly.assertThat(fulfil.partner().postCount() - postsBefore).as("booking requests").isEqualTo(postsEach * poisonByCase.size());
     softly.assertAll();
     Figures.print("poison: %d message(s) (%s) in the DLQ after %d receives each, %.1f s after sending, 0 bookings",
         messageIdByCase.size(), String.join(", ", messageIdByCase.keySet()), MAX_RECEIVE_COUNT, toDlq.toMillis() / 1000.0);

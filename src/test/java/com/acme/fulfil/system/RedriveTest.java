@@ -2,7 +2,6 @@ package com.acme.fulfil.system;
 
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.sim.Reaction;
-import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.system.harness.Await;
 import com.acme.fulfil.system.harness.Figures;
@@ -24,12 +23,10 @@ import org.junit.jupiter.api.Test;
 class RedriveTest {
   @AutoClose
   private static FulfilOrderUnderTest fulfil;
-  private static SimulatedPartner partner;
 
   @BeforeAll
   static void deploy(AwsBackend backend) {
     fulfil = FulfilOrderUnderTest.on(backend, "redrive").start();
-    partner = fulfil.partner();
   }
 
   @Test
@@ -40,16 +37,16 @@ class RedriveTest {
     String bookedMeanwhile = Orders.newId("ORD-REDRIVE-RESENT");
     // The partner's address service is broken for these orders: 422 on every try, for now.
     for (String orderId : List.of(refusedA, refusedB, bookedMeanwhile)) {
-      partner.script().forOrder(orderId, Reaction.addressRejected());
+      fulfil.partner().script().forOrder(orderId, Reaction.addressRejected());
     }
     List<String> deadLettered = fulfil.sendAll(List.of(Orders.body(refusedA), Orders.body(refusedB), Orders.body(bookedMeanwhile)));
     fulfil.awaitDeadLettered(deadLettered, visibility);
 
     // The partner fixes its side; the producer happens to send one of the orders again, and it is booked.
-    partner.script().clear();
+    fulfil.partner().script().clear();
     String resent = fulfil.send(Orders.body(bookedMeanwhile));
     fulfil.awaitDeleted(List.of(resent), visibility.multipliedBy(2));
-    int bookingsBeforeRedrive = partner.bookings().size();
+    int bookingsBeforeRedrive = fulfil.partner().bookings().size();
 
     fulfil.redrive();
     boolean emptied = Await.until(visibility.multipliedBy(3),
@@ -58,12 +55,12 @@ class RedriveTest {
     SoftAssertions softly = new SoftAssertions();
     softly.assertThat(bookingsBeforeRedrive).as("bookings before the redrive").isEqualTo(1);
     softly.assertThat(emptied).as("DLQ and queue emptied").isTrue();
-    softly.assertThat(partner.bookingsFor(refusedA)).as("redriven order A").hasSize(1);
-    softly.assertThat(partner.bookingsFor(refusedB)).as("redriven order B").hasSize(1);
-    softly.assertThat(partner.bookingsFor(bookedMeanwhile)).as("redriven order booked meanwhile").hasSize(1);
+    softly.assertThat(fulfil.partner().bookingsFor(refusedA)).as("redriven order A").hasSize(1);
+    softly.assertThat(fulfil.partner().bookingsFor(refusedB)).as("redriven order B").hasSize(1);
+    softly.assertThat(fulfil.partner().bookingsFor(bookedMeanwhile)).as("redriven order booked meanwhile").hasSize(1);
     softly.assertThat(fulfil.invocations().deletedAll(deadLettered)).as("redriven messages deleted").isTrue();
     softly.assertAll();
     Figures.print("redrive: %d messages moved back from the DLQ, %d bookings before, %d after (one order already booked)",
-        deadLettered.size(), bookingsBeforeRedrive, partner.bookings().size());
+        deadLettered.size(), bookingsBeforeRedrive, fulfil.partner().bookings().size());
   }
 }

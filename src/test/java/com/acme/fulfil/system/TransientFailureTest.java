@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.sim.Booking;
-import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.system.harness.Await;
 import com.acme.fulfil.system.harness.Figures;
@@ -31,13 +30,11 @@ import org.junit.jupiter.api.Test;
 class TransientFailureTest {
   @AutoClose
   private static FulfilOrderUnderTest fulfil;
-  private static SimulatedPartner partner;
   private static Duration visibility;
 
   @BeforeAll
   static void deploy(AwsBackend backend) {
     fulfil = FulfilOrderUnderTest.on(backend, "transient").faultyDynamoDb().faultySecretsManager().start();
-    partner = fulfil.partner();
     visibility = fulfil.queues().settings().visibilityTimeout();
   }
 
@@ -45,13 +42,13 @@ class TransientFailureTest {
   void healed() {
     fulfil.dynamoDb().heal();
     fulfil.secretsManager().heal();
-    partner.healthy();
+    fulfil.partner().healthy();
   }
 
   @Test
   void partnerOutageShorterThanTheRetryHorizonBooksEveryOrderOnceAndDeadLettersNothing() {
     Duration outage = visibility.multipliedBy(5).dividedBy(3);
-    partner.outage(outage);
+    fulfil.partner().outage(outage);
     List<String> orderIds = newOrders("ORD-OUTAGE", 20);
     long started = System.nanoTime();
 
@@ -91,7 +88,7 @@ class TransientFailureTest {
     fulfil.dynamoDb().fail("UpdateItem");
     String orderId = Orders.newId("ORD-DDB-UPDATE");
     String messageId = fulfil.send(Orders.body(orderId));
-    partner.awaitBookings(orderId, 1, visibility);
+    fulfil.partner().awaitBookings(orderId, 1, visibility);
 
     // Booked, and the booking cannot be recorded: the claim the try wrote stays as its trace.
     int unfinished = unfinishedRecords();
@@ -103,14 +100,14 @@ class TransientFailureTest {
     assertThat(fulfil.invocations().receives(messageId)).as("tries").isEqualTo(2);
     assertEachBookedOnceAndNothingDeadLettered(List.of(orderId), List.of(messageId));
     Figures.print("DynamoDB failing after the booking: %d UpdateItem refused, %d booking(s), adopted on redelivery",
-        fulfil.dynamoDb().refused("UpdateItem"), partner.bookingsFor(orderId).size());
+        fulfil.dynamoDb().refused("UpdateItem"), fulfil.partner().bookingsFor(orderId).size());
   }
 
   @Test
   void secretsManagerOutageDuringAKeyRotationDelaysOrdersWithoutLosingOne() {
     fulfil.secretsManager().failEverything();
     // The partner cuts over and the secret holds the new key, but the function cannot read it.
-    partner.rotateKey("partner-key-2");
+    fulfil.partner().rotateKey("partner-key-2");
     fulfil.putPartnerKey("partner-key-2");
     List<String> orderIds = newOrders("ORD-SM-DOWN", 5);
     List<String> messageIds = fulfil.sendAll(orderIds.stream().map(Orders::body).toList());
@@ -151,7 +148,7 @@ class TransientFailureTest {
   }
 
   private static List<Booking> bookingsOf(List<String> orderIds) {
-    return partner.bookings().stream().filter(booking -> orderIds.contains(booking.orderId())).toList();
+    return fulfil.partner().bookings().stream().filter(booking -> orderIds.contains(booking.orderId())).toList();
   }
 
   /** Every order one booking, each booking recorded under its order, every message deleted, none in the DLQ. */
@@ -161,7 +158,7 @@ class TransientFailureTest {
         .collect(Collectors.toMap(r -> r.orderId().orElseThrow(), r -> r.shipmentId().orElseThrow()));
     SoftAssertions softly = new SoftAssertions();
     for (String orderId : orderIds) {
-      List<Booking> bookings = partner.bookingsFor(orderId);
+      List<Booking> bookings = fulfil.partner().bookingsFor(orderId);
       softly.assertThat(bookings).as(orderId + ": bookings").hasSize(1);
       if (bookings.size() == 1) {
         softly.assertThat(recorded.get(orderId)).as(orderId + ": recorded booking").isEqualTo(bookings.getFirst().shipmentId());

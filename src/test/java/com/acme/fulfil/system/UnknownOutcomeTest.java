@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.sim.Reaction;
-import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.system.harness.Await;
 import com.acme.fulfil.system.harness.Figures;
@@ -32,12 +31,10 @@ class UnknownOutcomeTest {
 
   @AutoClose
   private static FulfilOrderUnderTest fulfil;
-  private static SimulatedPartner partner;
 
   @BeforeAll
   static void deploy(AwsBackend backend) {
     fulfil = FulfilOrderUnderTest.on(backend, "unknown-outcome").start();
-    partner = fulfil.partner();
   }
 
   @Test
@@ -47,7 +44,7 @@ class UnknownOutcomeTest {
     reactionByOrder.put(Orders.newId("ORD-UNANSWERED"), new Reaction.BookThenHang());
     Map<String, String> messageByOrder = new LinkedHashMap<>();
     reactionByOrder.forEach((orderId, reaction) -> {
-      partner.script().forOrder(orderId, 1, reaction);
+      fulfil.partner().script().forOrder(orderId, 1, reaction);
       messageByOrder.put(orderId, fulfil.send(Orders.body(orderId)));
     });
     long started = System.nanoTime();
@@ -57,17 +54,17 @@ class UnknownOutcomeTest {
 
     SoftAssertions softly = new SoftAssertions();
     messageByOrder.forEach((orderId, messageId) -> {
-      softly.assertThat(partner.bookingsFor(orderId)).as(orderId + ": bookings").hasSize(1);
+      softly.assertThat(fulfil.partner().bookingsFor(orderId)).as(orderId + ": bookings").hasSize(1);
       softly.assertThat(fulfil.invocations().reportedFailures(messageId)).as(orderId + ": the first try failed").isEqualTo(1);
       softly.assertThat(fulfil.invocations().deleted(messageId)).as(orderId + ": deleted after the adoption").isTrue();
       softly.assertThat(fulfil.records().completed(orderId)).as(orderId + ": the booking recorded is the partner's")
           .hasValueSatisfying(record -> assertThat(record.shipmentId())
-              .contains(partner.bookingsFor(orderId).getFirst().shipmentId()));
+              .contains(fulfil.partner().bookingsFor(orderId).getFirst().shipmentId()));
     });
-    softly.assertThat(partner.lookupCount()).as("lookups before booking again").isGreaterThanOrEqualTo(messageByOrder.size());
+    softly.assertThat(fulfil.partner().lookupCount()).as("lookups before booking again").isGreaterThanOrEqualTo(messageByOrder.size());
     softly.assertAll();
     Figures.print("unknown outcome: %d orders booked then unanswered, %d booking(s) in all, %d lookup(s), adopted %.1f s later",
-        messageByOrder.size(), partner.bookings().size(), partner.lookupCount(), settled.toMillis() / 1000.0);
+        messageByOrder.size(), fulfil.partner().bookings().size(), fulfil.partner().lookupCount(), settled.toMillis() / 1000.0);
   }
 
   /**

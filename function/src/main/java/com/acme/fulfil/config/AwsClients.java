@@ -23,6 +23,7 @@ import software.amazon.awssdk.utils.Lazy;
  */
 public record AwsClients(DynamoDbClient dynamoDb, SecretsManagerClient secretsManager, Lazy<SqsClient> sqs,
     LoopbackRedirect loopback) {
+  private static final BufferedRequestBodies BUFFERED_BODIES = new BufferedRequestBodies();
 
   public static AwsClients create(FunctionConfig.AwsEndpoints endpoints) {
     SdkHttpClient http = UrlConnectionHttpClient.builder().build();
@@ -38,7 +39,7 @@ public record AwsClients(DynamoDbClient dynamoDb, SecretsManagerClient secretsMa
       LoopbackRedirect loopback) {
     region.map(Region::of).ifPresent(builder::region);
     endpoint.ifPresent(builder::endpointOverride);
-    builder.overrideConfiguration(o -> o.addExecutionInterceptor(new BufferedRequestBodies()).addExecutionInterceptor(loopback));
+    builder.overrideConfiguration(o -> o.addExecutionInterceptor(BUFFERED_BODIES).addExecutionInterceptor(loopback));
     return builder;
   }
 }
