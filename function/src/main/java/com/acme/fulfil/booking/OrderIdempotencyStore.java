@@ -13,6 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.lambda.powertools.idempotency.IdempotencyConfig;
 import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyItemAlreadyExistsException;
 import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyItemNotFoundException;
 import software.amazon.lambda.powertools.idempotency.persistence.BasePersistenceStore;
@@ -55,6 +56,7 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
   private final Duration partnerWorstCase;
   private final ThreadLocal<Claim> claims = new ThreadLocal<>();
   private final ThreadLocal<Instant> invocationEnds = new ThreadLocal<>();
+  private boolean prefixSet;
 
   /** This thread's claim on an order; {@code releaseAt} is when a failed try's lock may be taken over. */
   private record Claim(String key, long lockExpiry, boolean replacedEarlierTry, long releaseAt) {}
@@ -63,6 +65,22 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
     this.dynamoDb = dynamoDb;
     this.table = table;
     this.partnerWorstCase = partnerWorstCase;
+  }
+
+  /**
+   * Powertools 1.15.0 calls this on every guarded call and rewrites the shared key prefix in two steps
+   * (the function's name, then name + ".book") before it looks at whether it already ran. Records of
+   * one batch run side by side, so one of them could hash its order under a half-written or doubled
+   * prefix ({@code <fn>#} or {@code <fn>.book.book#}), find no record, and book an order that its
+   * producer copy was booking under the real key. Configured once, under a lock, the prefix never
+   * changes again and an order's key depends on its order id alone.
+   */
+  @Override
+  public synchronized void configure(IdempotencyConfig config, String functionName) {
+    if (!prefixSet) {
+      super.configure(config, functionName);
+      prefixSet = true;
+    }
   }
 
   /**

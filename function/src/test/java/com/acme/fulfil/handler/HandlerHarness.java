@@ -13,7 +13,11 @@ import com.acme.fulfil.timing.FunctionEnvironment;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,6 +118,23 @@ final class HandlerHarness implements AutoCloseable {
 
   Context context(Duration remaining) {
     return new LocalLambdaContext(identity, UUID.randomUUID().toString(), System.nanoTime() + remaining.toNanos());
+  }
+
+  /** Every key in the idempotency table. */
+  List<String> recordKeys() {
+    return aws.connection().dynamoDbClient().scanPaginator(r -> r.tableName(TABLE)).items().stream()
+        .map(item -> item.get("id").s()).toList();
+  }
+
+  /** The key Powertools 1.15.0 gives an order: the function's name, the method's, and the id's MD5. */
+  static String recordKey(String orderId) {
+    String functionName = Optional.ofNullable(System.getenv("AWS_LAMBDA_FUNCTION_NAME")).orElse("testFunction");
+    try {
+      byte[] md5 = MessageDigest.getInstance("MD5").digest(orderId.getBytes(StandardCharsets.UTF_8));
+      return functionName + ".book#" + HexFormat.of().formatHex(md5);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   static List<String> failedIds(SQSBatchResponse response) {
