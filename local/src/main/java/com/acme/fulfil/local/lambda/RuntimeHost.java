@@ -1,0 +1,115 @@
+package com.acme.fulfil.local.lambda;
+
+import com.amazonaws.services.lambda.runtime.api.client.AWSLambda;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What Lambda's Java 21 runtime brings to every environment: a JVM, its options, and the runtime
+ * interface client on the class path (Lambda's {@code /var/runtime/lib}); never the function's jars,
+ * which the client loads itself from the task root. The options are those Lambda's {@code java21}
+ * runtime starts the JVM with, the CRaC compatibility switch included (so the function's
+ * {@code org.crac} resources register with the runtime's context, the one SnapStart runs).
+ *
+ * <p>The client's native library is unpacked once, here, and named to every JVM with the client's
+ * own property: left to itself, each client writes the same fixed path under {@code /tmp}, and
+ * environments starting at the same moment would load a half-written file.
+ */
+public final class RuntimeHost {
+  private static final String JNI_PROPERTY = "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
+
+  private final Path java;
+  private final List<Path> runtimeClasspath;
+  private final Path nativeLibrary;
+  private final String initializationType;
+
+  private RuntimeHost(Path java, List<Path> runtimeClasspath, Path nativeLibrary, String initializationType) {
+    this.java = java;
+    this.runtimeClasspath = List.copyOf(runtimeClasspath);
+    this.nativeLibrary = nativeLibrary;
+    this.initializationType = initializationType;
+  }
+
+  /** The runtime client this JVM has on its class path, run by this JVM's {@code java}, on demand. */
+  public static RuntimeHost onDemand(Path workDir) {
+    return create(workDir, "on-demand");
+  }
+
+  /**
+   * As {@link #onDemand}, but each environment's init ends as SnapStart's does before a snapshot: the
+   * runtime runs the {@code beforeCheckpoint} hooks, asks to be restored, and runs the
+   * {@code afterRestore} hooks. No snapshot is taken: the same process goes on.
+   */
+  public static RuntimeHost snapStart(Path workDir) {
+    return create(workDir, "snap-start");
+  }
+
+  private static RuntimeHost create(Path workDir, String initializationType) {
+    return new RuntimeHost(Path.of(System.getProperty("java.home"), "bin", "java"), runtimeJars(),
+        unpackNativeLibrary(workDir), initializationType);
+  }
+
+  String initializationType() {
+    return initializationType;
+  }
+
+  /** The command line up to the main class. */
+  List<String> jvmCommand(FunctionConfiguration function) {
+    List<String> command = new ArrayList<>();
+    command.add(java.toString());
+    command.add("-XX:MaxHeapSize=" + function.memoryMb() * 85 / 100 + "m");
+    command.add("-XX:+UseSerialGC");
+    command.add("-Xshare:auto");
+    command.add("-XX:+TieredCompilation");
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("--add-opens=java.base/java.io=ALL-UNNAMED");
+    command.add("-Dorg.crac.Core.Compat=com.amazonaws.services.lambda.crac");
+    command.add("-Djava.net.preferIPv4Stack=true");
+    command.add("-XX:+ErrorFileToStderr");
+    command.add("-D" + JNI_PROPERTY + "=" + nativeLibrary);
+    command.add("-classpath");
+    command.add(String.join(File.pathSeparator, runtimeClasspath.stream().map(Path::toString).toList()));
+    return command;
+  }
+
+  /** The client and what it needs (aws-lambda-java-core, -serialization, the SDK's utils-lite), wherever this JVM loaded them from. */
+  private static List<Path> runtimeJars() {
+    List<Path> jars = new ArrayList<>();
+    for (Class<?> type : List.of(AWSLambda.class, com.amazonaws.services.lambda.runtime.Context.class,
+        com.amazonaws.services.lambda.runtime.serialization.PojoSerializer.class,
+        software.amazon.awssdk.utilslite.SdkInternalThreadLocal.class)) {
+      try {
+        jars.add(Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()));
+      } catch (URISyntaxException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return jars;
+  }
+
+  private static Path unpackNativeLibrary(Path workDir) {
+    String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
+    String name = arch.contains("aarch64") || arch.contains("arm64")
+        ? "libaws-lambda-jni.linux-aarch_64.so" : "libaws-lambda-jni.linux-x86_64.so";
+    try (InputStream library = AWSLambda.class.getResourceAsStream("/jni/" + name)) {
+      if (library == null) {
+        throw new IllegalStateException("the runtime interface client carries no " + name);
+      }
+      Files.createDirectories(workDir);
+      Path target = workDir.resolve(name);
+      Files.copy(library, target, StandardCopyOption.REPLACE_EXISTING);
+      return target;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot unpack the runtime's native library", e);
+    }
+  }
+}
