@@ -1,0 +1,91 @@
+package com.acme.fulfil.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.acme.fulfil.local.aws.AwsBackend;
+import com.acme.fulfil.local.aws.AwsConnection;
+import com.acme.fulfil.local.aws.OrdersQueues;
+import com.acme.fulfil.local.aws.OrdersStack;
+import com.acme.fulfil.local.aws.QueueSettings;
+import com.acme.fulfil.local.esm.SqsEventJson;
+import com.acme.fulfil.local.lambda.FunctionConfiguration;
+import com.acme.fulfil.local.lambda.InvokeResult;
+import com.acme.fulfil.local.lambda.LocalLambda;
+import com.acme.fulfil.local.lambda.RuntimeHost;
+import com.acme.fulfil.local.runtime.PackagedFunction;
+import com.acme.fulfil.sim.SimulatedPartner;
+import com.acme.fulfil.system.backend.OnSelectedBackend;
+import com.acme.fulfil.system.harness.Orders;
+import com.acme.fulfil.system.harness.PackagedArtifact;
+import com.acme.fulfil.system.harness.TestBudgets;
+import com.acme.fulfil.timing.FunctionEnvironment;
+import com.acme.fulfil.timing.TimingBudget;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * The deployable zip as Lambda runs it: unpacked into a task root, started under the runtime interface
+ * client, handed the JSON event the SQS event source mapping sends, answering with the partial batch
+ * response the mapping reads. Nothing here constructs the handler: the runtime's serializer and class
+ * path are the ones in the way.
+ */
+@OnSelectedBackend
+class LambdaRuntimeSmokeTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String NAME = "smoke";
+
+  @TempDir
+  Path workDir;
+
+  @Test
+  void packagedZipUnderTheRuntimeClientBooksAnOrderFromLambdasEventAndReportsTheBadRecord(AwsBackend backend) throws Exception {
+    AwsConnection aws = backend.connection();
+    TimingBudget budget = TestBudgets.quick();
+    try (SqsClient sqs = aws.sqsClient();
+        SimulatedPartner partner = SimulatedPartner.builder().apiKey("smoke-key").start()) {
+      OrdersStack stack = new OrdersStack(sqs, aws.dynamoDbClient(), aws.secretsManagerClient());
+      stack.putPartnerKey(NAME + "/partner-api-key", partner.apiKey());
+      stack.createIdempotencyTable(NAME + "-idempotency");
+      OrdersQueues queues = stack.createQueues(NAME + "-orders", new QueueSettings(budget.visibilityTimeout(),
+          budget.sourceRetention(), Optional.of(new QueueSettings.Redrive(budget.maxReceiveCount(), budget.dlqRetention()))));
+
+      String orderId = Orders.newId("ORD-SMOKE");
+      sqs.sendMessage(r -> r.queueUrl(queues.source().url()).messageBody(Orders.body(orderId)));
+      String badMessageId = sqs.sendMessage(r -> r.queueUrl(queues.source().url()).messageBody("{\"order_id\":")).messageId();
+      List<Message> received = sqs.receiveMessage(r -> r.queueUrl(queues.source().url()).maxNumberOfMessages(10)
+          .waitTimeSeconds(1).messageSystemAttributeNames(MessageSystemAttributeName.ALL).messageAttributeNames("All"))
+          .messages();
+      assertThat(received).hasSize(2);
+
+      Map<String, String> environment = new HashMap<>(aws.functionEnvironment());
+      environment.putAll(budget.functionEnvironment());
+      environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, NAME + "-idempotency");
+      environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
+      environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, NAME + "/partner-api-key");
+      Path taskRoot = PackagedFunction.unpack(PackagedArtifact.path(), workDir.resolve("task"));
+      FunctionConfiguration function = new FunctionConfiguration(taskRoot, PackagedFunction.HANDLER_CLASS + "::handleRequest",
+          NAME + "-fulfil-order", aws.region(), 512, Duration.ofSeconds(30), environment);
+
+      try (LocalLambda lambda = new LocalLambda(function, RuntimeHost.onDemand(workDir.resolve("runtime")),
+          () -> System.out, Map.of())) {
+        InvokeResult result = lambda.invoke(new SqsEventJson(queues.source()).toEvent(received));
+
+        assertThat(result).as("the runtime's answer").isInstanceOf(InvokeResult.Response.class);
+        JsonNode response = JSON.readTree(((InvokeResult.Response) result).payload());
+        assertThat(response.path("batchItemFailures").findValuesAsText("itemIdentifier")).containsExactly(badMessageId);
+        assertThat(partner.bookingsFor(orderId)).hasSize(1);
+      }
+    }
+  }
+}
