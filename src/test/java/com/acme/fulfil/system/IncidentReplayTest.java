@@ -43,8 +43,8 @@ class IncidentReplayTest {
       aws.connection().sdkSystemProperties().forEach(System::setProperty);
       OrdersStack stack = new OrdersStack(sqs, aws.connection().dynamoDbClient(), aws.connection().secretsManagerClient());
       reports = new Scenario(aws.connection(), stack, sqs, SCALE, settings).run(List.of(
-          Deployment.incident(SCALE, 50),
-          Deployment.fulfilOrder(TimingBudget.defaults(), SCALE, 50, PackagedArtifact.path())), line -> { });
+          Deployment.incident(SCALE, 10),
+          Deployment.fulfilOrder(TimingBudget.defaults(), SCALE, 10, PackagedArtifact.path())), line -> { });
     }
 
     DeploymentReport incident = reports.get(0);

@@ -74,7 +74,7 @@ class LambdaRuntimeSmokeTest {
       environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
       environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, NAME + "/partner-api-key");
       Path taskRoot = PackagedFunction.unpack(PackagedArtifact.path(), workDir.resolve("task"));
-      FunctionConfiguration function = new FunctionConfiguration(taskRoot, PackagedFunction.HANDLER_CLASS + "::handleRequest",
+      FunctionConfiguration function = new FunctionConfiguration(taskRoot, PackagedFunction.HANDLER,
           NAME + "-fulfil-order", aws.region(), 512, Duration.ofSeconds(30), environment);
 
       try (LocalLambda lambda = new LocalLambda(function, RuntimeHost.onDemand(workDir.resolve("runtime")),

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 class SlowPartnerTest {
   private static final TimeScale SCALE = TimeScale.INCIDENT_REPLAY;
   private static final int ORDERS = 40;
-  private static final int MAX_CONCURRENCY = 20;
+  private static final int MAX_CONCURRENCY = 10;
   private static final long SEED = 30;
   private static final Duration SEND_SPREAD = Duration.ofSeconds(4);
 

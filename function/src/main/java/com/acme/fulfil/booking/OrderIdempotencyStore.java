@@ -31,9 +31,9 @@ import software.amazon.lambda.powertools.idempotency.persistence.DataRecord;
  *   <li>A failed try releases its lock instead of deleting the record, and a claim that replaces an
  *       earlier record says so: a try that failed (or died) after sending a booking request may have
  *       booked, and the next try must look the order up at the partner before booking again. A try
- *       whose booking went unanswered keeps the lock for the partner's worst case: the partner may
- *       still be working on that request, and a lookup before it is done would find nothing and
- *       book a second courier.</li>
+ *       whose booking went unanswered keeps the lock until the partner can no longer book for that
+ *       request (the contract's maximum after it was sent, plus clock skew): a lookup before then
+ *       could find nothing and book a second courier.</li>
  * </ol>
  *
  * <p>The claim is remembered per thread because Powertools calls {@link #putRecord} and then the
@@ -53,7 +53,7 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
 
   private final DynamoDbClient dynamoDb;
   private final String table;
-  private final Duration partnerWorstCase;
+  private final Duration lateBookingHold;
   private final ThreadLocal<Claim> claims = new ThreadLocal<>();
   private final ThreadLocal<Instant> invocationEnds = new ThreadLocal<>();
   private boolean prefixSet;
@@ -61,10 +61,14 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
   /** This thread's claim on an order; {@code releaseAt} is when a failed try's lock may be taken over. */
   private record Claim(String key, long lockExpiry, boolean replacedEarlierTry, long releaseAt) {}
 
-  public OrderIdempotencyStore(DynamoDbClient dynamoDb, String table, Duration partnerWorstCase) {
+  /**
+   * @param lateBookingHold how long after a booking request was sent the partner may still book
+   *     ({@code TimingBudget.lateBookingHold()}: the contract's maximum plus a clock-skew allowance)
+   */
+  public OrderIdempotencyStore(DynamoDbClient dynamoDb, String table, Duration lateBookingHold) {
     this.dynamoDb = dynamoDb;
     this.table = table;
-    this.partnerWorstCase = partnerWorstCase;
+    this.lateBookingHold = lateBookingHold;
   }
 
   /**
@@ -124,7 +128,9 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
   public void putRecord(DataRecord record, Instant now) throws IdempotencyItemAlreadyExistsException {
     claims.remove();
     Instant invocationEnd = invocationEnds.get();
-    long lockExpiry = invocationEnd != null ? invocationEnd.toEpochMilli()
+    // A try that dies (killed at its timeout) releases nothing: its lock must outlast a booking request
+    // it may have sent just before the end, which the partner can still carry out after it.
+    long lockExpiry = invocationEnd != null ? invocationEnd.plus(lateBookingHold).toEpochMilli()
         : record.getInProgressExpiryTimestamp().orElseThrow(() -> new IllegalStateException(
             "Idempotency.registerLambdaContext was not called: the order's lock would have no expiry"));
     Map<String, AttributeValue> item = Map.of(
@@ -165,9 +171,9 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
   @Override
   public void deleteRecord(JsonNode data, Throwable failure) {
     Claim claim = claims.get();
-    if (claim != null && failure instanceof PartnerOutcomeUnknownException) {
+    if (claim != null && failure instanceof PartnerOutcomeUnknownException unknown) {
       claims.set(new Claim(claim.key(), claim.lockExpiry(), claim.replacedEarlierTry(),
-          Instant.now().plus(partnerWorstCase).toEpochMilli()));
+          unknown.sentAt().plus(lateBookingHold).toEpochMilli()));
     }
     super.deleteRecord(data, failure);
   }

@@ -6,10 +6,12 @@ import static com.acme.fulfil.timing.FunctionEnvironment.MAX_RECEIVE_COUNT;
 import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_API_KEY_SECRET_ID;
 import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_BASE_URL;
 import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_DEADLINE_MARGIN_MS;
+import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_LATE_BOOKING_HOLD_MS;
 import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_LOOKUP_TIMEOUT_MS;
 import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_WORST_CASE_MS;
 import static com.acme.fulfil.timing.FunctionEnvironment.RECORD_CONCURRENCY;
 
+import com.acme.fulfil.timing.TimingBudget;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,8 +24,8 @@ import java.util.Optional;
  * misconfigured deploy fails its first invocation with the name of the bad variable instead of
  * failing orders one by one.
  *
- * <p>Defaults are {@code TimingBudget.defaults()}'s numbers for a 300 s function; the stack writes
- * the real ones from its budget.
+ * <p>A timing variable that is not set takes its value from {@code TimingBudget.defaults()}, the
+ * one place those numbers live; the stack writes the real ones from its budget.
  */
 public record FunctionConfig(
     String idempotencyTable,
@@ -32,24 +34,34 @@ public record FunctionConfig(
     Duration partnerDeadlineMargin,
     Duration partnerWorstCase,
     Duration partnerLookupTimeout,
+    Duration lateBookingHold,
     int recordConcurrency,
     int maxReceiveCount,
     Duration idempotencyTtl,
     String metricsNamespace,
     AwsEndpoints endpoints) {
 
+  /**
+   * Powertools' switch that turns every {@code @Idempotent} call into a plain call: with it, nothing
+   * claims an order before the partner is called, and every duplicate books another courier.
+   */
+  static final String IDEMPOTENCY_DISABLED = "POWERTOOLS_IDEMPOTENCY_DISABLED";
+
   public static FunctionConfig fromEnvironment(Map<String, String> env) {
-    Reader r = new Reader(env);
+    Reader r = new Reader(env, TimingBudget.defaults().functionEnvironment());
+    r.refuse(IDEMPOTENCY_DISABLED, "it switches off the claim on each order_id, and every duplicate delivery would"
+        + " book another courier; unset it");
     FunctionConfig config = new FunctionConfig(
         r.required(IDEMPOTENCY_TABLE_NAME),
         r.url(PARTNER_BASE_URL),
         r.required(PARTNER_API_KEY_SECRET_ID),
-        r.millis(PARTNER_DEADLINE_MARGIN_MS, 10_000),
-        r.millis(PARTNER_WORST_CASE_MS, 280_000),
-        r.millis(PARTNER_LOOKUP_TIMEOUT_MS, 5_000),
-        r.positiveInt(RECORD_CONCURRENCY, 10),
-        r.positiveInt(MAX_RECEIVE_COUNT, 5),
-        Duration.ofSeconds(r.positiveInt(IDEMPOTENCY_TTL_SECONDS, 21 * 86_400)),
+        r.millis(PARTNER_DEADLINE_MARGIN_MS),
+        r.millis(PARTNER_WORST_CASE_MS),
+        r.millis(PARTNER_LOOKUP_TIMEOUT_MS),
+        r.millis(PARTNER_LATE_BOOKING_HOLD_MS),
+        r.positiveInt(RECORD_CONCURRENCY),
+        r.positiveInt(MAX_RECEIVE_COUNT),
+        Duration.ofSeconds(r.positiveInt(IDEMPOTENCY_TTL_SECONDS)),
         env.getOrDefault("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder"),
         AwsEndpoints.fromEnvironment(env, r));
     r.failIfAnyProblem();
@@ -73,10 +85,19 @@ public record FunctionConfig(
 
   private static final class Reader {
     private final Map<String, String> env;
+    private final Map<String, String> defaults;
     private final List<String> problems = new ArrayList<>();
 
-    Reader(Map<String, String> env) {
+    Reader(Map<String, String> env, Map<String, String> defaults) {
       this.env = env;
+      this.defaults = defaults;
+    }
+
+    void refuse(String name, String why) {
+      String value = env.get(name);
+      if (value != null && !value.isBlank() && !value.strip().equalsIgnoreCase("false")) {
+        problems.add(name + " is set to '" + value + "': " + why);
+      }
     }
 
     String required(String name) {
@@ -98,20 +119,21 @@ public record FunctionConfig(
       return value == null || value.isBlank() ? Optional.empty() : Optional.ofNullable(parseUrl(name, value.strip()));
     }
 
-    Duration millis(String name, long fallback) {
-      return Duration.ofMillis(positiveLong(name, fallback));
+    Duration millis(String name) {
+      return Duration.ofMillis(positiveLong(name));
     }
 
-    int positiveInt(String name, int fallback) {
-      long value = positiveLong(name, fallback);
+    int positiveInt(String name) {
+      long value = positiveLong(name);
       if (value > Integer.MAX_VALUE) {
         problems.add(name + " is too large: " + value);
-        return fallback;
+        return 1;
       }
       return (int) value;
     }
 
-    private long positiveLong(String name, long fallback) {
+    private long positiveLong(String name) {
+      long fallback = Long.parseLong(defaults.get(name));
       String value = env.get(name);
       if (value == null || value.isBlank()) {
         return fallback;

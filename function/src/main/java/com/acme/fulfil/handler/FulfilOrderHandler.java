@@ -49,7 +49,7 @@ public final class FulfilOrderHandler implements RequestHandler<SQSEvent, SQSBat
 
   @Override
   public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-    // The order's in-progress lock expires with this invocation: a timed-out try frees the order.
+    // An order's lock ends with this invocation plus the late-booking hold (OrderIdempotencyStore).
     Idempotency.registerLambdaContext(context);
     CallWindow window = new CallWindow(context::getRemainingTimeInMillis, config.partnerDeadlineMargin(),
         config.partnerWorstCase(), config.partnerLookupTimeout());

@@ -2,7 +2,6 @@ package com.acme.fulfil.partner;
 
 import com.acme.fulfil.secrets.ApiKeySource;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -10,9 +9,9 @@ import java.net.ConnectException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
@@ -24,8 +23,8 @@ import okhttp3.RequestBody;
 import okhttp3.Response;
 
 /**
- * The partner API v1 ({@code shared/contracts/partner-api.md}): book a shipment, look bookings up.
- * Knows HTTP, the key and the status codes; knows nothing of SQS or idempotency.
+ * The partner API v1 (docs/partner-api.md): book a shipment, look bookings up. Knows HTTP and the key;
+ * what each answer means is {@link PartnerAnswers}'; knows nothing of SQS or idempotency.
  */
 public final class PartnerClient {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
@@ -36,12 +35,14 @@ public final class PartnerClient {
   private final HttpUrl shipments;
   private final ApiKeySource keys;
   private final ObjectMapper json;
+  private final PartnerAnswers answers;
 
   public PartnerClient(OkHttpClient http, URI baseUrl, ApiKeySource keys, ObjectMapper json) {
     this.http = http;
     this.shipments = HttpUrl.get(baseUrl.toString()).newBuilder().addPathSegments("v1/shipments").build();
     this.keys = keys;
     this.json = json;
+    this.answers = new PartnerAnswers(json);
   }
 
   /**
@@ -71,40 +72,34 @@ public final class PartnerClient {
       throw new IllegalStateException("cannot serialise the shipment request", e);
     }
     RequestBody requestBody = RequestBody.create(body, JSON);
-    return exchange(() -> new Request.Builder().url(shipments).post(requestBody), requestId, deadline, true,
-        node -> json.convertValue(node, Shipment.class));
+    Answer answer = exchange(() -> new Request.Builder().url(shipments).post(requestBody), requestId, deadline, true);
+    return answers.booking(request.orderId(), answer.status(), answer.body(), answer.retryAfter(), answer.sentAt());
   }
 
-  /** {@code GET /v1/shipments?order_id=}: every booking for the order, oldest first. */
+  /** {@code GET /v1/shipments?order_id=}: every booking of the order, oldest first. */
   public List<Shipment> lookup(String orderId, String requestId, Deadline deadline) {
     HttpUrl url = shipments.newBuilder().addQueryParameter("order_id", orderId).build();
-    return exchange(() -> new Request.Builder().url(url).get(), requestId, deadline, false,
-        node -> List.of(json.convertValue(node.path("shipments"), Shipment[].class)));
+    Answer answer = exchange(() -> new Request.Builder().url(url).get(), requestId, deadline, false);
+    return answers.lookup(orderId, answer.status(), answer.body());
   }
 
-  private <T> T exchange(Supplier<Request.Builder> request, String requestId, Deadline deadline,
-      boolean mayBook, Function<JsonNode, T> reader) {
+  /** One HTTP answer, and when the request that got it was sent. */
+  private record Answer(int status, String body, String retryAfter, Instant sentAt) {}
+
+  /** Sends the request with the current key; on a 401, once more with the key re-read from the secret. */
+  private Answer exchange(Supplier<Request.Builder> request, String requestId, Deadline deadline, boolean mayBook) {
     String key = keys.current();
     for (boolean refreshed = false; ; refreshed = true) {
       Request httpRequest = request.get().header(API_KEY, key).header(REQUEST_ID, requestId).build();
+      Instant sentAt = Instant.now();
       try (Response response = call(httpRequest, deadline)) {
-        int status = response.code();
-        if (status == 401 && !refreshed) {
+        if (response.code() == 401 && !refreshed) {
           key = keys.refreshAfterRejection(key);
           continue;
         }
-        String body = response.body().string();
-        return switch (status) {
-          case 200, 201 -> reader.apply(json.readTree(body));
-          case 400, 422 -> throw new PartnerRejectedException(status, errorCode(body));
-          case 401 -> throw new PartnerUnavailableException(
-              "partner refused the API key even after re-reading the secret (401): rotate the secret", null);
-          case 429 -> throw new PartnerUnavailableException(
-              "partner rate limited the call (429, Retry-After " + response.header("Retry-After") + " s)", null);
-          default -> throw new PartnerUnavailableException("partner answered " + status, null);
-        };
+        return new Answer(response.code(), response.body().string(), response.header("Retry-After"), sentAt);
       } catch (IOException e) {
-        throw lostExchange(e, mayBook);
+        throw lostExchange(e, mayBook, sentAt);
       }
     }
   }
@@ -119,20 +114,13 @@ public final class PartnerClient {
     return call.execute();
   }
 
-  private static PartnerException lostExchange(IOException e, boolean mayBook) {
+  private static PartnerException lostExchange(IOException e, boolean mayBook, Instant sentAt) {
     boolean neverSent = e instanceof ConnectException || e instanceof UnknownHostException;
     String what = e instanceof InterruptedIOException ? "deadline passed" : e.getClass().getSimpleName();
     if (mayBook && !neverSent) {
-      return new PartnerOutcomeUnknownException("booking request sent but no answer (" + what + "): the partner may have booked", e);
+      return new PartnerOutcomeUnknownException(
+          "booking request sent but no answer (" + what + "): the partner may have booked", e, sentAt);
     }
     return new PartnerUnavailableException("partner unreachable (" + what + ")", e);
-  }
-
-  private String errorCode(String body) {
-    try {
-      return json.readTree(body).path("error").asText("unknown_error");
-    } catch (JsonProcessingException e) {
-      return "unreadable_error_body";
-    }
   }
 }

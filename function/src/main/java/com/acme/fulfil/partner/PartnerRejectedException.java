@@ -1,6 +1,6 @@
 package com.acme.fulfil.partner;
 
-/** 400 or 422: the partner will never accept this order as it is. */
+/** The partner's verdict (400 or 422 with its error body), or a request it can never take (413, 415). */
 public final class PartnerRejectedException extends PartnerException {
   private final int status;
   private final String error;

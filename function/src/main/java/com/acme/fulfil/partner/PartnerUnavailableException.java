@@ -1,8 +1,8 @@
 package com.acme.fulfil.partner;
 
 /**
- * The partner answered without booking (429, 5xx, a refused key after a refresh, an unexpected status)
- * or could not be reached before anything was sent. Nothing was booked; retry later.
+ * Nothing was booked: the partner said so (429, a key refused even after a refresh), the call was a
+ * lookup, which never books, or the request never left (connection refused, host unknown). Retry later.
  */
 public final class PartnerUnavailableException extends PartnerException {
   PartnerUnavailableException(String message, Throwable cause) {

@@ -28,7 +28,8 @@ class OrderIdempotencyStoreTest {
   private static AmazonDynamoDBLocal dynamoDbLocal;
   private static DynamoDbClient dynamoDb;
 
-  private final OrderIdempotencyStore store = new OrderIdempotencyStore(dynamoDb, TABLE, Duration.ofSeconds(280));
+  private static final Duration LATE_BOOKING_HOLD = Duration.ofSeconds(305);
+  private final OrderIdempotencyStore store = new OrderIdempotencyStore(dynamoDb, TABLE, LATE_BOOKING_HOLD);
 
   @BeforeAll
   static void createTable() {
@@ -85,7 +86,8 @@ class OrderIdempotencyStoreTest {
       return null;
     });
 
-    assertThat(store.getRecord(key).getInProgressExpiryTimestamp()).hasValue(ownInvocationEnd.toEpochMilli());
+    assertThat(store.getRecord(key).getInProgressExpiryTimestamp()).as("its own end, plus the late-booking hold")
+        .hasValue(ownInvocationEnd.plus(LATE_BOOKING_HOLD).toEpochMilli());
     // Two seconds on, that other invocation is over, but this try's call may still be running: no takeover.
     Instant later = now.plusSeconds(2);
     assertThatThrownBy(() -> store.putRecord(inProgress(key, later.plusSeconds(300)), later))

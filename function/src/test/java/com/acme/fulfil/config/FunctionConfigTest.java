@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class FunctionConfigTest {
 
@@ -24,9 +26,29 @@ class FunctionConfigTest {
     FunctionConfig config = FunctionConfig.fromEnvironment(minimal());
     assertThat(config.partnerDeadlineMargin()).isEqualTo(Duration.ofSeconds(10));
     assertThat(config.partnerWorstCase()).isEqualTo(Duration.ofSeconds(280));
+    assertThat(config.partnerLookupTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.lateBookingHold()).as("the contract's 300 s after the POST, plus 5 s of clock skew")
+        .isEqualTo(Duration.ofSeconds(305));
     assertThat(config.idempotencyTtl()).isEqualTo(Duration.ofDays(21));
     assertThat(config.maxReceiveCount()).isEqualTo(5);
     assertThat(config.endpoints().dynamoDb()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"true", "TRUE", "1", "yes"})
+  void refusesToStartWithPowertoolsIdempotencySwitchedOff(String value) {
+    Map<String, String> env = minimal();
+    env.put("POWERTOOLS_IDEMPOTENCY_DISABLED", value);
+    assertThatThrownBy(() -> FunctionConfig.fromEnvironment(env))
+        .hasMessageContaining("POWERTOOLS_IDEMPOTENCY_DISABLED is set to '" + value + "'")
+        .hasMessageContaining("every duplicate delivery would book another courier");
+  }
+
+  @Test
+  void startsWithPowertoolsIdempotencyExplicitlyOn() {
+    Map<String, String> env = minimal();
+    env.put("POWERTOOLS_IDEMPOTENCY_DISABLED", "false");
+    assertThat(FunctionConfig.fromEnvironment(env).idempotencyTable()).isEqualTo("fulfil-order-idempotency");
   }
 
   @Test

@@ -30,13 +30,15 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 /**
  * The real handler wired to real SDK clients against an emulated queue, table and secret, and the
  * simulated partner, which never deduplicates and records every booking it makes. Timings are short
- * so that timeouts happen in seconds: a 4 s function, a 1 s partner worst case, a 0.5 s margin.
+ * so that timeouts happen in seconds: a 4 s function, a 1 s partner worst case, a 0.5 s margin, and a
+ * partner whose contract lets it book up to 4 s after a request (held for 4.2 s with clock skew).
  */
 final class HandlerHarness implements AutoCloseable {
   static final String TABLE = "fulfil-order-idempotency";
   static final String SECRET = "fulfil-order/partner-api-key";
   static final String FIRST_KEY = "partner-key-1";
   static final Duration FUNCTION_TIMEOUT = Duration.ofSeconds(4);
+  static final Duration LATE_BOOKING_HOLD = Duration.ofMillis(4_200);
   /** Long enough that a failed record is certainly not redelivered by SQS while a test looks. */
   static final Duration VISIBILITY = Duration.ofSeconds(30);
 
@@ -71,6 +73,7 @@ final class HandlerHarness implements AutoCloseable {
     env.put(FunctionEnvironment.PARTNER_DEADLINE_MARGIN_MS, "500");
     env.put(FunctionEnvironment.PARTNER_WORST_CASE_MS, "1000");
     env.put(FunctionEnvironment.PARTNER_LOOKUP_TIMEOUT_MS, "1000");
+    env.put(FunctionEnvironment.PARTNER_LATE_BOOKING_HOLD_MS, Long.toString(LATE_BOOKING_HOLD.toMillis()));
     environment = Map.copyOf(env);
     handler = new FulfilOrderHandler(env);
   }

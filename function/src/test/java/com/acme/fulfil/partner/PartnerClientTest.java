@@ -113,12 +113,12 @@ class PartnerClientTest {
   }
 
   @Test
-  void rateLimitAndServerErrorsAreTransient() {
+  void rateLimitIsTransientButAServerErrorOnABookingIsAnUnknownOutcome() {
     partner.script().nextPosts(1, Reaction.rateLimited(7)).nextPosts(1, Reaction.serverError(502));
     assertThatThrownBy(() -> client.book(request(orderId()), "a", seconds(5)))
         .isInstanceOf(PartnerUnavailableException.class).hasMessageContaining("429, Retry-After 7 s");
     assertThatThrownBy(() -> client.book(request(orderId()), "b", seconds(5)))
-        .isInstanceOf(PartnerUnavailableException.class).hasMessageContaining("502");
+        .isInstanceOf(PartnerOutcomeUnknownException.class).hasMessageContaining("502");
   }
 
   @Test

@@ -46,6 +46,8 @@ class FulfilOrderFunctionTest {
         "Environment", Match.objectEquals(Map.of("Variables", Map.ofEntries(
             Map.entry("PARTNER_WORST_CASE_MS", "280000"),
             Map.entry("PARTNER_DEADLINE_MARGIN_MS", "10000"),
+            Map.entry("PARTNER_LOOKUP_TIMEOUT_MS", "5000"),
+            Map.entry("PARTNER_LATE_BOOKING_HOLD_MS", "305000"),
             Map.entry("RECORD_CONCURRENCY", "10"),
             Map.entry("MAX_RECEIVE_COUNT", "5"),
             Map.entry("IDEMPOTENCY_TTL_SECONDS", "1814400"),

@@ -39,7 +39,7 @@ public record RunOptions(
         --partner MODE      healthy | degraded | outage | key-rotation (default healthy: the
                             incident's latencies, a peak around 40 s and a tail to 280 s)
         --batch-size N      this project's batch size, 1 to 10 (default 1, as deployed)
-        --concurrency N     maximum concurrent invocations of each configuration (default 50)
+        --concurrency N     maximum concurrent invocations of each configuration (default 10, the stack's)
         --seed N            seed of the order stream and the partner's latencies (default 42)
         --only NAME         run one configuration: incident or fixed
         --deadline SECONDS  stop after this many local seconds even if orders are unsettled
@@ -62,7 +62,7 @@ public record RunOptions(
     double rejected = 0.01;
     PartnerDay day = PartnerDay.HEALTHY;
     int batchSize = 1;
-    int concurrency = 50;
+    int concurrency = 10;
     long seed = 42;
     Set<String> configurations = CONFIGURATIONS;
     Optional<Duration> deadline = Optional.empty();

@@ -11,6 +11,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -159,6 +160,17 @@ final class PartnerHandler implements HttpHandler {
         ledger.book(shipment, conditions.now());
         drop(exchange);
       }
+      case Reaction.LateBooking(var fault, var bookAfter) -> {
+        Thread.ofVirtual().start(() -> {
+          try {
+            Thread.sleep(bookAfter);
+            ledger.book(shipment, conditions.now());
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+        answer(exchange, fault, release);
+      }
       case Reaction.Fault fault -> answer(exchange, fault, release);
     }
   }
@@ -177,6 +189,9 @@ final class PartnerHandler implements HttpHandler {
         reply.send(exchange, 429, Map.of("error", "rate_limited"));
       }
       case Reaction.Rejected(var status, var error, var message) -> reply.send(exchange, status, error(error, message));
+      case Reaction.AnotherOrdersShipment() -> reply.send(exchange, 200, Map.of("shipments", List.of(Map.of(
+          "shipment_id", "SHP-OF-ANOTHER-ORDER", "order_id", "ORD-ANOTHER-ORDER", "courier", "DPD",
+          "tracking_number", "TRK-ANOTHER", "label_url", "https://partner.example/labels/SHP-OF-ANOTHER-ORDER.pdf"))));
     }
   }
 

@@ -7,14 +7,14 @@ import java.util.Objects;
  * What the simulated partner does with one request instead of its normal service, when a test
  * scripts it through {@link PartnerScript}.
  *
- * <p>Three reactions book (they exist for POST only); the {@link Fault}s book nothing and may answer
+ * <p>Four reactions book (they exist for POST only); the {@link Fault}s book nothing and may answer
  * a lookup too. Delays here are real time: the time-scale divisor applies to the latency model,
  * not to what a test asks for explicitly.
  */
 public sealed interface Reaction {
 
   /** A reaction that books nothing; the only kind a lookup can be scripted with. */
-  sealed interface Fault extends Reaction permits Hang, Drop, ServerError, RateLimited, Rejected {}
+  sealed interface Fault extends Reaction permits Hang, Drop, ServerError, RateLimited, Rejected, AnotherOrdersShipment {}
 
   /** Books after {@code delay} and answers 201: the "answer after the caller gave up" case. */
   record BookAfter(Duration delay) implements Reaction {
@@ -34,6 +34,20 @@ public sealed interface Reaction {
 
   /** Books at once, then closes the connection without a status line. */
   record BookThenDrop() implements Reaction {}
+
+  /**
+   * Answers as {@code answer} at once (a gateway's 504, a dropped connection), while the partner's
+   * backend goes on and books {@code bookAfter} later: the answer says nothing about the booking.
+   */
+  record LateBooking(Fault answer, Duration bookAfter) implements Reaction {
+    public LateBooking {
+      Objects.requireNonNull(answer, "answer");
+      Objects.requireNonNull(bookAfter, "bookAfter");
+    }
+  }
+
+  /** Books nothing and answers 200 with a shipment of another order (a lookup gone wrong somewhere). */
+  record AnotherOrdersShipment() implements Fault {}
 
   /** Books nothing and never answers (held like {@link BookThenHang}). */
   record Hang() implements Fault {}
@@ -80,6 +94,14 @@ public sealed interface Reaction {
 
   static Reaction bookThenDrop() {
     return new BookThenDrop();
+  }
+
+  static Reaction lateBooking(Fault answer, Duration bookAfter) {
+    return new LateBooking(answer, bookAfter);
+  }
+
+  static Fault anotherOrdersShipment() {
+    return new AnotherOrdersShipment();
   }
 
   static Fault hang() {

@@ -8,8 +8,8 @@ public final class TestBudgets {
   private TestBudgets() {}
 
   /**
-   * For tests whose point is not the partner's latency: a 2 s function, a partner worst case of 1 s
-   * and a 0.5 s margin, hence a 12 s visibility timeout (6 x 2 s) and a 60 s retry horizon: a
+   * For tests whose point is not the partner's latency: a 2 s function, a partner that answers (or
+   * books late) within 1 s, a 0.2 s lookup and a 0.5 s margin, hence a 12 s visibility timeout (6 x 2 s) and a 60 s retry horizon: a
    * transient failure costs 12 s of waiting instead of 30 minutes. The 0.5 s between the worst case
    * and the deadline leaves room for the CPU that ten invocations on two cores share.
    */
@@ -21,6 +21,9 @@ public final class TestBudgets {
   public static TimingBudget quick(int batchSize) {
     return TimingBudget.builder()
         .partnerWorstCase(Duration.ofSeconds(1))
+        .partnerContractMaximum(Duration.ofSeconds(1))
+        .clockSkewAllowance(Duration.ofMillis(100))
+        .partnerLookupTimeout(Duration.ofMillis(200))
         .partnerDeadlineMargin(Duration.ofMillis(500))
         .functionTimeout(Duration.ofSeconds(2))
         .batchSize(batchSize)

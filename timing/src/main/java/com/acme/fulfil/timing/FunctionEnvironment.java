@@ -11,6 +11,7 @@ public final class FunctionEnvironment {
   public static final String PARTNER_DEADLINE_MARGIN_MS = "PARTNER_DEADLINE_MARGIN_MS";
   public static final String PARTNER_WORST_CASE_MS = "PARTNER_WORST_CASE_MS";
   public static final String PARTNER_LOOKUP_TIMEOUT_MS = "PARTNER_LOOKUP_TIMEOUT_MS";
+  public static final String PARTNER_LATE_BOOKING_HOLD_MS = "PARTNER_LATE_BOOKING_HOLD_MS";
   public static final String RECORD_CONCURRENCY = "RECORD_CONCURRENCY";
   public static final String MAX_RECEIVE_COUNT = "MAX_RECEIVE_COUNT";
   public static final String IDEMPOTENCY_TTL_SECONDS = "IDEMPOTENCY_TTL_SECONDS";

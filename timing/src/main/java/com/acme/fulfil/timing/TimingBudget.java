@@ -19,6 +19,9 @@ import java.util.function.Function;
  */
 public record TimingBudget(
     Duration partnerWorstCase,
+    Duration partnerContractMaximum,
+    Duration clockSkewAllowance,
+    Duration partnerLookupTimeout,
     Duration partnerDeadlineMargin,
     Duration functionTimeout,
     Duration batchingWindow,
@@ -32,6 +35,8 @@ public record TimingBudget(
 
   /** AWS: "set the source queue's visibility timeout to at least six times the function timeout". */
   public static final int VISIBILITY_FACTOR = 6;
+  /** The partner's contract (docs/partner-api.md): a booking can appear up to 300 s after its POST. */
+  public static final Duration PARTNER_CONTRACT_MAXIMUM = Duration.ofSeconds(300);
   /** Time left, after both retentions, for a person to decide on a redrive. */
   public static final Duration TTL_BUFFER = Duration.ofDays(3);
 
@@ -43,6 +48,9 @@ public record TimingBudget(
 
   public TimingBudget {
     Objects.requireNonNull(partnerWorstCase, "partnerWorstCase");
+    Objects.requireNonNull(partnerContractMaximum, "partnerContractMaximum");
+    Objects.requireNonNull(clockSkewAllowance, "clockSkewAllowance");
+    Objects.requireNonNull(partnerLookupTimeout, "partnerLookupTimeout");
     Objects.requireNonNull(partnerDeadlineMargin, "partnerDeadlineMargin");
     Objects.requireNonNull(functionTimeout, "functionTimeout");
     Objects.requireNonNull(batchingWindow, "batchingWindow");
@@ -56,6 +64,14 @@ public record TimingBudget(
       problems.add("partnerWorstCaseSeconds and partnerDeadlineMarginSeconds must be positive (got "
           + show(partnerWorstCase) + " and " + show(partnerDeadlineMargin) + ").");
     }
+    if (!partnerLookupTimeout.isPositive() || clockSkewAllowance.isNegative()) {
+      problems.add("partnerLookupTimeoutSeconds must be positive and the clock-skew allowance not negative (got "
+          + show(partnerLookupTimeout) + " and " + show(clockSkewAllowance) + ").");
+    }
+    if (partnerWorstCase.compareTo(partnerContractMaximum) > 0) {
+      problems.add("partnerWorstCaseSeconds is " + show(partnerWorstCase) + " but the partner's contract promises an answer"
+          + " within " + show(partnerContractMaximum) + "; a try never waits longer than the contract allows.");
+    }
     if (batchSize < 1 || batchSize > ESM_MAX_BATCH_SIZE) {
       problems.add("batchSize is " + batchSize + " but must be from 1 to " + ESM_MAX_BATCH_SIZE
           + ": the function processes a batch inside one invocation and its timing rules assume at most ten records.");
@@ -68,14 +84,18 @@ public record TimingBudget(
           + " but Lambda only accepts a whole number of seconds from 1 to 900.");
     }
     int rounds = batchSize < 1 || recordConcurrency < 1 ? 1 : ceilDiv(batchSize, recordConcurrency);
-    Duration busiestInvocation = partnerWorstCase.multipliedBy(rounds).plus(partnerDeadlineMargin);
+    // A redelivery looks the order up before it books; the margin covers the claim before and the
+    // record after (two DynamoDB writes).
+    Duration busiestInvocation = partnerLookupTimeout.plus(partnerWorstCase.multipliedBy(rounds)).plus(partnerDeadlineMargin);
     if (functionTimeout.compareTo(busiestInvocation) <= 0) {
       String why = rounds == 1
-          ? "a partner call may take " + show(partnerWorstCase) + " and the handler needs "
-              + show(partnerDeadlineMargin) + " after it to record the outcome"
-          : "a batch of " + batchSize + " at recordConcurrency " + recordConcurrency + " runs " + rounds
+          ? "a redelivered order is looked up first (up to " + show(partnerLookupTimeout) + "), a partner call may take "
+              + show(partnerWorstCase) + " and the handler needs " + show(partnerDeadlineMargin)
+              + " around it to claim the order and record the outcome"
+          : "a redelivered order is looked up first (up to " + show(partnerLookupTimeout) + "), then a batch of "
+              + batchSize + " at recordConcurrency " + recordConcurrency + " runs " + rounds
               + " partner calls of up to " + show(partnerWorstCase) + " one after another, plus "
-              + show(partnerDeadlineMargin) + " to record the outcome";
+              + show(partnerDeadlineMargin) + " to claim the order and record the outcome";
       problems.add("functionTimeoutSeconds is " + show(functionTimeout) + " but must be longer than "
           + show(busiestInvocation) + ": " + why + ". Raise functionTimeoutSeconds (at most 900)"
           + (rounds == 1 ? "" : ", raise recordConcurrency to " + batchSize + ", or lower batchSize")
@@ -141,6 +161,15 @@ public record TimingBudget(
     return new Builder().apply(lookup).build();
   }
 
+  /**
+   * How long an order stays locked after a booking whose outcome is unknown, counted from when the
+   * booking request was sent: the partner may book up to its contract's maximum after the POST, and the
+   * clocks of the partner, Lambda and DynamoDB may disagree by the allowance.
+   */
+  public Duration lateBookingHold() {
+    return partnerContractMaximum.plus(clockSkewAllowance);
+  }
+
   /** Partner calls one record may run in sequence: the records of a batch beyond the concurrency wait. */
   public int sequentialRounds() {
     return ceilDiv(batchSize, recordConcurrency);
@@ -162,6 +191,9 @@ public record TimingBudget(
     }
     return new TimingBudget(
         partnerWorstCase.dividedBy(divisor),
+        partnerContractMaximum.dividedBy(divisor),
+        clockSkewAllowance.dividedBy(divisor),
+        partnerLookupTimeout.dividedBy(divisor),
         partnerDeadlineMargin.dividedBy(divisor),
         functionTimeout.dividedBy(divisor),
         batchingWindow.dividedBy(divisor),
@@ -179,6 +211,8 @@ public record TimingBudget(
     return Map.of(
         FunctionEnvironment.PARTNER_DEADLINE_MARGIN_MS, Long.toString(partnerDeadlineMargin.toMillis()),
         FunctionEnvironment.PARTNER_WORST_CASE_MS, Long.toString(partnerWorstCase.toMillis()),
+        FunctionEnvironment.PARTNER_LOOKUP_TIMEOUT_MS, Long.toString(partnerLookupTimeout.toMillis()),
+        FunctionEnvironment.PARTNER_LATE_BOOKING_HOLD_MS, Long.toString(lateBookingHold().toMillis()),
         FunctionEnvironment.RECORD_CONCURRENCY, Integer.toString(recordConcurrency),
         FunctionEnvironment.MAX_RECEIVE_COUNT, Integer.toString(maxReceiveCount),
         FunctionEnvironment.IDEMPOTENCY_TTL_SECONDS, Long.toString(idempotencyTtl.toSeconds()));
@@ -209,6 +243,9 @@ public record TimingBudget(
    */
   public static final class Builder {
     private Duration partnerWorstCase = Duration.ofSeconds(280);
+    private Duration partnerContractMaximum = PARTNER_CONTRACT_MAXIMUM;
+    private Duration clockSkewAllowance = Duration.ofSeconds(5);
+    private Duration partnerLookupTimeout = Duration.ofSeconds(5);
     private Duration partnerDeadlineMargin = Duration.ofSeconds(10);
     private Duration functionTimeout = Duration.ofSeconds(300);
     private Duration batchingWindow = Duration.ZERO;
@@ -223,6 +260,9 @@ public record TimingBudget(
     private Builder() {}
 
     public Builder partnerWorstCase(Duration v) { partnerWorstCase = v; return this; }
+    public Builder partnerContractMaximum(Duration v) { partnerContractMaximum = v; return this; }
+    public Builder clockSkewAllowance(Duration v) { clockSkewAllowance = v; return this; }
+    public Builder partnerLookupTimeout(Duration v) { partnerLookupTimeout = v; return this; }
     public Builder partnerDeadlineMargin(Duration v) { partnerDeadlineMargin = v; return this; }
     public Builder functionTimeout(Duration v) { functionTimeout = v; return this; }
     public Builder batchingWindow(Duration v) { batchingWindow = v; return this; }
@@ -237,6 +277,7 @@ public record TimingBudget(
     Builder apply(Function<String, String> lookup) {
       Settings s = new Settings(lookup);
       s.seconds("partnerWorstCaseSeconds").ifPresent(this::partnerWorstCase);
+      s.seconds("partnerLookupTimeoutSeconds").ifPresent(this::partnerLookupTimeout);
       s.seconds("partnerDeadlineMarginSeconds").ifPresent(this::partnerDeadlineMargin);
       s.seconds("functionTimeoutSeconds").ifPresent(this::functionTimeout);
       s.seconds("batchingWindowSeconds").ifPresent(this::batchingWindow);
@@ -255,7 +296,8 @@ public record TimingBudget(
           : functionTimeout.multipliedBy(VISIBILITY_FACTOR).plus(batchingWindow);
       Duration ttl = idempotencyTtl != null ? idempotencyTtl
           : sourceRetention.plus(dlqRetention).plus(TTL_BUFFER);
-      return new TimingBudget(partnerWorstCase, partnerDeadlineMargin, functionTimeout, batchingWindow,
+      return new TimingBudget(partnerWorstCase, partnerContractMaximum, clockSkewAllowance, partnerLookupTimeout,
+          partnerDeadlineMargin, functionTimeout, batchingWindow,
           batchSize, recordConcurrency, visibility, maxReceiveCount, sourceRetention, dlqRetention, ttl);
     }
   }

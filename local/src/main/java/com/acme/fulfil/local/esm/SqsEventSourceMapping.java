@@ -1,9 +1,11 @@
 package com.acme.fulfil.local.esm;
 
 import com.acme.fulfil.local.aws.QueueRef;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
-import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.acme.fulfil.local.lambda.InvokeResult;
+import com.acme.fulfil.local.lambda.LambdaFunction;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -13,8 +15,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -39,24 +39,19 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  *   <li>At most {@code maxConcurrency} invocations at once. A poller takes an invocation slot before it
  *       receives, so it never holds messages it cannot hand to the function (Lambda's maximum concurrency
  *       likewise stops polling rather than receiving and throttling).
- *   <li>The function returns: every record not named in {@code batchItemFailures} is deleted. A failure
- *       entry that names no record of the batch fails the whole batch, as in Lambda.
+ *   <li>The function returns: every record not named in {@code batchItemFailures} is deleted. An entry
+ *       whose {@code itemIdentifier} is missing, null, empty or not a record of the batch, or an answer
+ *       that is not JSON, fails the whole batch, as in Lambda.
  *   <li>The function throws or outlives its timeout: nothing is deleted; the records come back when
  *       their visibility timeout expires, and SQS counts the receive towards the redrive policy.
  *   <li>It never extends visibility. A record whose processing outlasts the queue's visibility timeout
  *       is handed out again while the first invocation still runs; that is the incident, reproduced.
  * </ul>
  *
- * <p>One function instance serves every invocation, concurrently, as one Lambda sandbox per
- * concurrent invocation would share the handler's static wiring (Powertools keeps its idempotency
- * configuration in a static, so there can be one handler per JVM anyway).
- *
- * <p>The function timeout differs from Lambda in one way: Lambda freezes and then discards the sandbox
- * of an invocation that times out, cutting its partner call wherever it is. A JVM cannot kill a thread,
- * so here the invocation is abandoned: its thread is interrupted, its messages are not deleted, and
- * whatever it still returns is ignored. Work it does after the timeout (a partner call that completes
- * anyway) still happens, which is also what the partner sees from a killed Lambda whose request had
- * already been sent.
+ * <p>The function is invoked as Lambda invokes it: with the JSON event Lambda sends ({@link SqsEventJson}),
+ * its answer read as JSON. The function enforces its own timeout (a local execution environment is
+ * killed at it, as in Lambda) and reports it as {@code Sandbox.Timedout}; the mapping treats that, like
+ * any function error, as a failure of the whole batch.
  */
 public final class SqsEventSourceMapping implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(SqsEventSourceMapping.class.getName());
@@ -68,36 +63,34 @@ public final class SqsEventSourceMapping implements AutoCloseable {
   private static final Duration SHORT_POLL_PAUSE = Duration.ofMillis(25);
   private static final Duration RECEIVE_ERROR_PAUSE = Duration.ofMillis(200);
   private static final Duration SLOT_WAIT = Duration.ofMillis(100);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final SqsClient sqs;
   private final QueueRef queue;
   private final EsmSettings settings;
-  private final FunctionIdentity identity;
-  private final RequestHandler<SQSEvent, SQSBatchResponse> function;
+  private final String functionName;
+  private final LambdaFunction function;
   private final MappingListener listener;
-  private final SqsEventTranslator translator;
+  private final SqsEventJson events;
   private final Semaphore invocationSlots;
   private final ExecutorService pollers;
   private final ExecutorService invocations;
-  private final ScheduledExecutorService timeouts;
   private final AtomicBoolean started = new AtomicBoolean();
   private volatile boolean polling;
 
-  public SqsEventSourceMapping(SqsClient sqs, QueueRef queue, EsmSettings settings, FunctionIdentity identity,
-      RequestHandler<SQSEvent, SQSBatchResponse> function, MappingListener listener) {
+  public SqsEventSourceMapping(SqsClient sqs, QueueRef queue, EsmSettings settings, String functionName,
+      LambdaFunction function, MappingListener listener) {
     this.sqs = sqs;
     this.queue = queue;
     this.settings = settings;
-    this.identity = identity;
+    this.functionName = functionName;
     this.function = function;
     this.listener = listener;
-    this.translator = new SqsEventTranslator(queue);
+    this.events = new SqsEventJson(queue);
     this.invocationSlots = new Semaphore(settings.maxConcurrency());
-    String prefix = "esm-" + identity.name();
+    String prefix = "esm-" + functionName;
     this.pollers = Executors.newFixedThreadPool(POLLERS, daemonThreads(prefix + "-poller-"));
-    // Unbounded on purpose: an abandoned invocation may keep its thread after giving back its slot.
     this.invocations = Executors.newCachedThreadPool(daemonThreads(prefix + "-invoke-"));
-    this.timeouts = Executors.newSingleThreadScheduledExecutor(daemonThreads(prefix + "-timeout-"));
   }
 
   public EsmSettings settings() {
@@ -110,7 +103,7 @@ public final class SqsEventSourceMapping implements AutoCloseable {
 
   public void start() {
     if (!started.compareAndSet(false, true)) {
-      throw new IllegalStateException("the mapping for " + identity.name() + " was already started");
+      throw new IllegalStateException("the mapping for " + functionName + " was already started");
     }
     polling = true;
     for (int i = 0; i < POLLERS; i++) {
@@ -130,7 +123,8 @@ public final class SqsEventSourceMapping implements AutoCloseable {
       Duration pollerGrace = settings.pollWait().plus(settings.batchingWindow()).plusSeconds(5);
       pollers.awaitTermination(pollerGrace.toMillis(), TimeUnit.MILLISECONDS);
       // Each running invocation holds a slot until it settles: owning them all means none is left.
-      Duration invocationGrace = settings.functionTimeout().plusSeconds(5);
+      // An invocation may start a cold environment first (its init has a limit of its own).
+      Duration invocationGrace = settings.functionTimeout().plusSeconds(70);
       if (invocationSlots.tryAcquire(settings.maxConcurrency(), invocationGrace.toMillis(), TimeUnit.MILLISECONDS)) {
         invocationSlots.release(settings.maxConcurrency());
       }
@@ -139,7 +133,6 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     } finally {
       pollers.shutdownNow();
       invocations.shutdownNow();
-      timeouts.shutdownNow();
     }
   }
 
@@ -220,88 +213,71 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     List<Delivery> deliveries = batch.stream().map(m -> new Delivery(m.messageId(), receiveCount(m))).toList();
     listener.received(requestId, deliveries);
     long startedNanos = System.nanoTime();
-    long timeoutNanos = settings.functionTimeout().toNanos();
-    Run run = new Run(requestId, batch, deliveries, startedNanos);
-    LocalLambdaContext context = new LocalLambdaContext(identity, requestId, startedNanos + timeoutNanos);
-    SQSEvent event = translator.toEvent(batch);
-    run.future = invocations.submit(() -> run.execute(event, context));
-    timeouts.schedule(run::abandon, timeoutNanos, TimeUnit.NANOSECONDS);
+    byte[] event = events.toEvent(batch);
+    invocations.execute(() -> {
+      try {
+        listener.settled(settle(requestId, batch, deliveries, startedNanos, function.invoke(event)));
+      } finally {
+        invocationSlots.release();
+      }
+    });
   }
 
-  /** One invocation: whichever comes first, its return or its timeout, decides what happens to its records. */
-  private final class Run {
-    private final String requestId;
-    private final List<Message> batch;
-    private final List<Delivery> deliveries;
-    private final long startedNanos;
-    private final AtomicBoolean settled = new AtomicBoolean();
-    private volatile Future<?> future;
+  /** What the function's answer means for the batch's records, as Lambda reads it. */
+  private Invocation settle(String requestId, List<Message> batch, List<Delivery> deliveries, long startedNanos,
+      InvokeResult result) {
+    Outcomes outcomes = new Outcomes(requestId, deliveries, startedNanos);
+    return switch (result) {
+      case InvokeResult.Failure failure when failure.errorType().equals("Sandbox.Timedout") ->
+          outcomes.of(Invocation.Outcome.TIMED_OUT, failure.errorMessage());
+      case InvokeResult.Failure failure ->
+          outcomes.of(Invocation.Outcome.FUNCTION_ERROR, failure.errorType() + ": " + failure.errorMessage());
+      case InvokeResult.Response response -> afterReturn(batch, response.payload(), outcomes);
+    };
+  }
 
-    Run(String requestId, List<Message> batch, List<Delivery> deliveries, long startedNanos) {
-      this.requestId = requestId;
-      this.batch = batch;
-      this.deliveries = deliveries;
-      this.startedNanos = startedNanos;
+  private Invocation afterReturn(List<Message> batch, byte[] payload, Outcomes outcomes) {
+    Set<String> inBatch = new HashSet<>();
+    batch.forEach(m -> inBatch.add(m.messageId()));
+    JsonNode answer;
+    try {
+      answer = payload.length == 0 ? JSON.nullNode() : JSON.readTree(payload);
+    } catch (IOException e) {
+      return outcomes.of(Invocation.Outcome.INVALID_RESPONSE, "the function's answer is not JSON: " + e.getMessage());
+    }
+    JsonNode failures = answer.path("batchItemFailures");
+    if (!failures.isMissingNode() && !failures.isNull() && !failures.isArray()) {
+      return outcomes.of(Invocation.Outcome.INVALID_RESPONSE, "batchItemFailures is not a list: " + failures);
+    }
+    Set<String> failed = new HashSet<>();
+    for (JsonNode failure : failures) {
+      JsonNode id = failure.path("itemIdentifier");
+      if (!id.isTextual() || id.asText().isEmpty() || !inBatch.contains(id.asText())) {
+        return outcomes.of(Invocation.Outcome.INVALID_RESPONSE,
+            "batchItemFailures names " + failure + ", which is not a record of this batch");
+      }
+      failed.add(id.asText());
+    }
+    List<Message> succeeded = batch.stream().filter(m -> !failed.contains(m.messageId())).toList();
+    Set<String> deleted = new HashSet<>();
+    Set<String> stale = new HashSet<>();
+    delete(succeeded, deleted, stale);
+    return outcomes.returned(deleted, failed, stale);
+  }
+
+  /** The invocation's record, stamped with how long it took. */
+  private record Outcomes(String requestId, List<Delivery> deliveries, long startedNanos) {
+    Invocation of(Invocation.Outcome outcome, String error) {
+      return new Invocation(requestId, deliveries, outcome, Set.of(), Set.of(), Set.of(), Optional.of(error), elapsed());
     }
 
-    void execute(SQSEvent event, LocalLambdaContext context) {
-      SQSBatchResponse response = null;
-      Throwable error = null;
-      try {
-        response = function.handleRequest(event, context);
-      } catch (Throwable t) {
-        error = t;
-      }
-      if (!settled.compareAndSet(false, true)) {
-        return; // already abandoned at the timeout: Lambda would have discarded this result with the sandbox
-      }
-      try {
-        listener.settled(error != null
-            ? outcome(Invocation.Outcome.FUNCTION_ERROR, Set.of(), Set.of(), Set.of(), Optional.of(describe(error)))
-            : afterReturn(response));
-      } finally {
-        invocationSlots.release();
-      }
+    Invocation returned(Set<String> deleted, Set<String> failed, Set<String> stale) {
+      return new Invocation(requestId, deliveries, Invocation.Outcome.RETURNED, deleted, failed, stale, Optional.empty(),
+          elapsed());
     }
 
-    void abandon() {
-      if (!settled.compareAndSet(false, true)) {
-        return;
-      }
-      try {
-        future.cancel(true);
-        listener.settled(outcome(Invocation.Outcome.TIMED_OUT, Set.of(), Set.of(), Set.of(),
-            Optional.of("Task timed out after " + settings.functionTimeout().toMillis() + " ms")));
-      } finally {
-        invocationSlots.release();
-      }
-    }
-
-    private Invocation afterReturn(SQSBatchResponse response) {
-      Set<String> inBatch = new HashSet<>();
-      batch.forEach(m -> inBatch.add(m.messageId()));
-      Set<String> failed = new HashSet<>();
-      List<SQSBatchResponse.BatchItemFailure> failures =
-          response == null || response.getBatchItemFailures() == null ? List.of() : response.getBatchItemFailures();
-      for (SQSBatchResponse.BatchItemFailure failure : failures) {
-        String id = failure == null ? null : failure.getItemIdentifier();
-        if (id == null || !inBatch.contains(id)) {
-          return outcome(Invocation.Outcome.INVALID_RESPONSE, Set.of(), Set.of(), Set.of(),
-              Optional.of("batchItemFailures names '" + id + "', which is not a record of this batch"));
-        }
-        failed.add(id);
-      }
-      List<Message> succeeded = batch.stream().filter(m -> !failed.contains(m.messageId())).toList();
-      Set<String> deleted = new HashSet<>();
-      Set<String> stale = new HashSet<>();
-      delete(succeeded, deleted, stale);
-      return outcome(Invocation.Outcome.RETURNED, deleted, failed, stale, Optional.empty());
-    }
-
-    private Invocation outcome(Invocation.Outcome outcome, Set<String> deleted, Set<String> failed, Set<String> stale,
-        Optional<String> error) {
-      return new Invocation(requestId, deliveries, outcome, deleted, failed, stale, error,
-          Duration.ofNanos(System.nanoTime() - startedNanos));
+    private Duration elapsed() {
+      return Duration.ofNanos(System.nanoTime() - startedNanos);
     }
   }
 
@@ -337,10 +313,6 @@ public final class SqsEventSourceMapping implements AutoCloseable {
   private static int receiveCount(Message message) {
     String count = message.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
     return count == null ? 0 : Integer.parseInt(count);
-  }
-
-  private static String describe(Throwable error) {
-    return error.getClass().getSimpleName() + (error.getMessage() == null ? "" : ": " + error.getMessage());
   }
 
   private static void pause(Duration duration) {

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -27,8 +28,18 @@ import java.util.function.Supplier;
  * the process is killed, and the environment is gone; so is one whose process exits.
  */
 final class ExecutionEnvironment implements AutoCloseable {
-  /** Lambda gives an on-demand environment's init phase 10 s before it counts against the invocation. */
-  static final Duration INIT_LIMIT = Duration.ofSeconds(10);
+  /**
+   * Lambda gives an init phase 10 s on its own vCPU; here environments share the machine's cores with
+   * the whole local stack, so the limit is wider. It only decides when a hung init is given up.
+   */
+  static final Duration INIT_LIMIT = Duration.ofSeconds(60);
+  /**
+   * Environments initialise at most this many at a time, as Lambda too adds environments at a bounded
+   * rate: on a laptop, a burst of JVMs starting together would each take many times longer and starve
+   * the invocations already running. Only the wall-clock time of cold starts is affected; no deadline
+   * counts it.
+   */
+  private static final Semaphore STARTS = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors()));
   static final String MAIN_CLASS = "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
 
   private final FunctionConfiguration function;
@@ -71,8 +82,15 @@ final class ExecutionEnvironment implements AutoCloseable {
    */
   static ExecutionEnvironment start(FunctionConfiguration function, RuntimeHost host, Supplier<PrintStream> output,
       Map<String, String> extraEnvironment) {
-    ExecutionEnvironment environment = new ExecutionEnvironment(function, host, output, extraEnvironment);
-    InvokeResult.Failure initError = environment.awaitInit();
+    STARTS.acquireUninterruptibly();
+    ExecutionEnvironment environment;
+    InvokeResult.Failure initError;
+    try {
+      environment = new ExecutionEnvironment(function, host, output, extraEnvironment);
+      initError = environment.awaitInit();
+    } finally {
+      STARTS.release();
+    }
     if (initError != null) {
       environment.close();
       throw new InitFailedException(initError);

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -14,7 +15,7 @@ import java.util.function.Supplier;
  * one invocation at a time; one whose process was killed at the timeout or exited is discarded, so the
  * next invocation there is a cold start.
  */
-public final class LocalLambda implements AutoCloseable {
+public final class LocalLambda implements LambdaFunction {
   private final FunctionConfiguration function;
   private final RuntimeHost host;
   private final Supplier<PrintStream> output;
@@ -42,6 +43,7 @@ public final class LocalLambda implements AutoCloseable {
   }
 
   /** Invokes the function with {@code event} (Lambda's JSON) and returns what the Invoke API would. */
+  @Override
   public InvokeResult invoke(byte[] event) {
     ExecutionEnvironment environment = idle.pollFirst();
     if (environment == null) {
@@ -61,15 +63,15 @@ public final class LocalLambda implements AutoCloseable {
   }
 
   /**
-   * Starts {@code count} environments ahead of the first invocation and waits for their init, as
-   * provisioned concurrency does; they are then warm.
+   * Starts {@code count} environments ahead of the first invocation, side by side, and waits for their
+   * init, as provisioned concurrency does; they are then warm.
    */
   public void provision(int count) {
-    List<ExecutionEnvironment> started = new ArrayList<>();
+    List<CompletableFuture<ExecutionEnvironment>> starting = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      started.add(startEnvironment());
+      starting.add(CompletableFuture.supplyAsync(this::startEnvironment));
     }
-    started.forEach(idle::addLast);
+    starting.forEach(environment -> idle.addLast(environment.join()));
   }
 
   /** How many environments were started so far: every one of them was a cold start. */

@@ -1,66 +1,30 @@
 package com.acme.fulfil.local.runtime;
 
-import com.amazonaws.services.lambda.runtime.RequestHandler;
-import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.lang.reflect.InvocationTargetException;
-import java.net.MalformedURLException;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
 /**
- * The deployable artifact, loaded the way Lambda's Java runtime loads it: the zip unpacked, its root
- * and every {@code lib/*.jar} on a class loader of its own, the handler class named by the handler
- * string. What runs locally is therefore exactly what {@code cdk deploy} uploads, with its own copies
- * of every library (and its own statics, such as Powertools' idempotency configuration).
+ * The deployable artifact laid out as Lambda lays it out in {@code /var/task}: the zip unpacked, classes
+ * at the root, jars in {@code lib/}. What runs locally is exactly what {@code cdk deploy} uploads.
  */
 public final class PackagedFunction {
   /** The default artifact, relative to the repository root. */
   public static final Path DEFAULT_ARTIFACT = Path.of("function", "target", "fulfil-order.zip");
   public static final String HANDLER_CLASS = "com.acme.fulfil.handler.FulfilOrderHandler";
+  /** The handler string the stack deploys. */
+  public static final String HANDLER = HANDLER_CLASS + "::handleRequest";
 
   private PackagedFunction() {}
-
-  /**
-   * Unpacks {@code artifact} and constructs its handler with {@code environment} (the handler's
-   * map constructor: a process's real environment cannot be set from Java).
-   */
-  @SuppressWarnings("unchecked")
-  public static RequestHandler<SQSEvent, SQSBatchResponse> load(Path artifact, Map<String, String> environment) {
-    Path taskRoot;
-    try {
-      taskRoot = Files.createTempDirectory("fulfil-order-task-");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    unpack(artifact, taskRoot);
-    ClassLoader loader = new FunctionClassLoader(urls(classpath(taskRoot)), PackagedFunction.class.getClassLoader());
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(loader);
-    try {
-      Class<?> handler = Class.forName(HANDLER_CLASS, true, loader);
-      return (RequestHandler<SQSEvent, SQSBatchResponse>) handler.getConstructor(Map.class).newInstance(environment);
-    } catch (InvocationTargetException e) {
-      throw new IllegalStateException("the function failed to start: " + e.getCause(), e.getCause());
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("the artifact has no usable " + HANDLER_CLASS, e);
-    } finally {
-      thread.setContextClassLoader(previous);
-    }
-  }
 
   /**
    * Unpacks the zip into {@code into} as Lambda lays it out in {@code /var/task}: classes at the root,
@@ -106,17 +70,5 @@ public final class PackagedFunction {
       }
     }
     return entries;
-  }
-
-  private static URL[] urls(List<Path> classpath) {
-    List<URL> urls = new ArrayList<>();
-    try {
-      for (Path entry : classpath) {
-        urls.add(entry.toUri().toURL());
-      }
-    } catch (MalformedURLException e) {
-      throw new IllegalStateException(e);
-    }
-    return urls.toArray(URL[]::new);
   }
 }

@@ -5,27 +5,24 @@ import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.OrdersQueues;
 import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.esm.FunctionIdentity;
-import com.acme.fulfil.local.esm.LocalLambdaContext;
 import com.acme.fulfil.local.esm.MappingListener;
 import com.acme.fulfil.local.esm.SqsEventSourceMapping;
-import com.acme.fulfil.local.esm.SqsEventTranslator;
+import com.acme.fulfil.local.lambda.FunctionConfiguration;
+import com.acme.fulfil.local.lambda.InProcessFunction;
+import com.acme.fulfil.local.lambda.LambdaFunction;
+import com.acme.fulfil.local.lambda.LocalLambda;
+import com.acme.fulfil.local.lambda.RuntimeHost;
 import com.acme.fulfil.local.runtime.PackagedFunction;
-import com.acme.fulfil.sim.Reaction;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.timing.FunctionEnvironment;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
-import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import java.time.Duration;
-import java.util.ArrayList;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * One configuration of fulfil-order set up on an AWS backend as a deploy would leave it: the partner
@@ -36,14 +33,15 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * <p>Names come from the deployment's name, so several deployments can share one backend.
  */
 public final class LocalDeployment implements AutoCloseable {
-  private static final int WARM_UP_ORDERS = 4;
-  private static final long WARM_UP_SEED = 1;
+  /** The stack's default memory size. */
+  private static final int MEMORY_MB = 512;
 
   private final Deployment deployment;
   private final OrdersQueues queues;
   private final String secretId;
   private final String table;
   private final SqsEventSourceMapping mapping;
+  private final LambdaFunction function;
 
   /**
    * Creates the resources and loads the function; the mapping polls only after {@link #start()}.
@@ -60,8 +58,9 @@ public final class LocalDeployment implements AutoCloseable {
     stack.putPartnerKey(secretId, partner.apiKey());
     this.queues = stack.createQueues(deployment.queueName(), deployment.queue());
     FunctionIdentity identity = new FunctionIdentity(deployment.name() + "-fulfil-order", aws.region());
-    RequestHandler<SQSEvent, SQSBatchResponse> function = switch (deployment.function()) {
-      case Deployment.FunctionCode.Incident incident -> new IncidentHandler(partner.baseUrl(), partner.apiKey());
+    this.function = switch (deployment.function()) {
+      case Deployment.FunctionCode.Incident incident -> new InProcessFunction(
+          new IncidentHandler(partner.baseUrl(), partner.apiKey()), identity, deployment.mapping().functionTimeout());
       case Deployment.FunctionCode.Packaged packaged -> {
         stack.createIdempotencyTable(table);
         Map<String, String> environment = new HashMap<>(aws.functionEnvironment());
@@ -70,39 +69,35 @@ public final class LocalDeployment implements AutoCloseable {
         environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
         environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, secretId);
         environment.putAll(environmentOverrides);
-        RequestHandler<SQSEvent, SQSBatchResponse> packagedFunction = PackagedFunction.load(packaged.artifact(), environment);
-        warmUp(packagedFunction, identity, partner);
-        yield packagedFunction;
+        yield packaged(packaged.artifact(), identity, environment);
       }
     };
-    this.mapping = new SqsEventSourceMapping(mappingSqs, queues.source(), deployment.mapping(), identity, function, listener);
+    this.mapping = new SqsEventSourceMapping(mappingSqs, queues.source(), deployment.mapping(), identity.name(), function,
+        listener);
   }
 
   /**
-   * Primes the function before the run, as SnapStart's priming does in AWS. At the 1/30 scale the
-   * slack between the function timeout and the partner's worst case plus margin is 333 ms (10 s in
-   * AWS): less than a cold JVM spends loading the SDK, Powertools and OkHttp in its first invocations,
-   * which would then rightly refuse to start bookings they could not finish. The warm-up orders are
-   * booked at once (scripted) and then wiped from the partner's ledger; they never touch the queue.
+   * The deployable zip in execution environments of its own, started as Lambda's runtime starts them
+   * with SnapStart on (as the stack deploys it): the runtime runs the function's priming hooks before
+   * the first invocation, and neither that nor the JVM's start counts against an invocation's deadline.
+   * As many environments as the mapping may invoke at once are started before the mapping polls, as
+   * provisioned concurrency would: a new environment here is a whole JVM start and init, not a
+   * SnapStart restore, and at 1/30 scale the seconds it takes would be minutes of AWS time that orders
+   * spend waiting for it, which AWS does not make them spend.
    */
-  private void warmUp(RequestHandler<SQSEvent, SQSBatchResponse> function, FunctionIdentity identity,
-      SimulatedPartner partner) {
-    List<Message> messages = new ArrayList<>();
-    for (ScenarioOrder order : new OrderStream().generate("ORD-WARMUP-", WARM_UP_ORDERS, 0, 0, WARM_UP_SEED)) {
-      partner.script().forOrder(order.orderId(), new Reaction.BookAfter(Duration.ZERO));
-      messages.add(Message.builder()
-          .messageId(UUID.randomUUID().toString())
-          .receiptHandle("warm-up-" + order.orderId())
-          .body(order.body())
-          .attributes(Map.of(
-              MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT, "1",
-              MessageSystemAttributeName.SENT_TIMESTAMP, Long.toString(System.currentTimeMillis())))
-          .build());
+  private LocalLambda packaged(Path artifact, FunctionIdentity identity, Map<String, String> environment) {
+    try {
+      Path workDir = Files.createTempDirectory("fulfil-order-" + deployment.name() + "-");
+      Path taskRoot = PackagedFunction.unpack(artifact, workDir.resolve("task"));
+      FunctionConfiguration configuration = new FunctionConfiguration(taskRoot, PackagedFunction.HANDLER,
+          identity.name(), identity.region(), MEMORY_MB, deployment.mapping().functionTimeout(), environment);
+      LocalLambda function = new LocalLambda(configuration, RuntimeHost.snapStart(workDir.resolve("runtime")),
+          () -> System.out, Map.of());
+      function.provision(deployment.mapping().maxConcurrency());
+      return function;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot lay out the function's task root", e);
     }
-    long deadline = System.nanoTime() + deployment.mapping().functionTimeout().toNanos();
-    function.handleRequest(new SqsEventTranslator(queues.source()).toEvent(messages),
-        new LocalLambdaContext(identity, "warm-up", deadline));
-    partner.reset();
   }
 
   public Deployment deployment() {
@@ -127,9 +122,10 @@ public final class LocalDeployment implements AutoCloseable {
     mapping.start();
   }
 
-  /** Stops polling and waits for the invocations still running (at most the function timeout). */
+  /** Stops polling, waits for the invocations still running (at most the function timeout), stops the function. */
   @Override
   public void close() {
     mapping.close();
+    function.close();
   }
 }

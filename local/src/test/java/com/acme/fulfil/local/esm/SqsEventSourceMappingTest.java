@@ -7,10 +7,14 @@ import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.aws.QueueDepth;
 import com.acme.fulfil.local.aws.QueueRef;
 import com.acme.fulfil.local.aws.QueueSettings;
+import com.acme.fulfil.local.lambda.InProcessFunction;
+import com.acme.fulfil.local.lambda.InvokeResult;
+import com.acme.fulfil.local.lambda.LambdaFunction;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,6 +33,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -137,6 +143,53 @@ class SqsEventSourceMappingTest {
     closeMappings();
     assertThat(invocation.outcome()).isEqualTo(Invocation.Outcome.INVALID_RESPONSE);
     assertThat(bodiesLeftIn(queue)).containsExactlyInAnyOrder("a", "b", "c");
+  }
+
+  /** Lambda's documented reading of a partial batch response, whatever produced the JSON. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {
+      "{\"batchItemFailures\":[{\"itemIdentifier\":null}]}",
+      "{\"batchItemFailures\":[{\"itemIdentifier\":\"\"}]}",
+      "{\"batchItemFailures\":[{\"itemidentifier\":\"%s\"}]}",
+      "{\"batchItemFailures\":{\"itemIdentifier\":\"%s\"}}",
+      "not json"})
+  void answerThatNamesNoRecordProperlyFailsTheWholeBatch(String answer) throws Exception {
+    QueueRef queue = queue(Duration.ofSeconds(2));
+    String id = send(queue, "only").get("only");
+    start(sqs, queue, settings(10, NO_WINDOW, 1, Duration.ofSeconds(5)),
+        answering(answer.formatted(id)));
+
+    Invocation invocation = listener.next();
+    closeMappings();
+    assertThat(invocation.outcome()).isEqualTo(Invocation.Outcome.INVALID_RESPONSE);
+    assertThat(bodiesLeftIn(queue)).containsExactly("only");
+  }
+
+  @ParameterizedTest(name = "answer [{0}]")
+  @ValueSource(strings = {"", "null", "{}", "{\"batchItemFailures\":[]}", "{\"batchItemFailures\":null}"})
+  void answerWithoutFailuresDeletesTheWholeBatch(String answer) throws Exception {
+    QueueRef queue = queue(Duration.ofSeconds(2));
+    send(queue, "a", "b");
+    start(sqs, queue, settings(10, Duration.ofSeconds(1), 1, Duration.ofSeconds(5)), answering(answer));
+
+    Invocation invocation = listener.next();
+    closeMappings();
+    assertThat(invocation.outcome()).isEqualTo(Invocation.Outcome.RETURNED);
+    assertThat(invocation.deleted()).hasSize(2);
+    assertThat(QueueDepth.of(sqs, queue).total()).isZero();
+  }
+
+  /** A function that answers {@code payload} to every event. */
+  private static LambdaFunction answering(String payload) {
+    return new LambdaFunction() {
+      @Override
+      public InvokeResult invoke(byte[] event) {
+        return new InvokeResult.Response(payload.getBytes(StandardCharsets.UTF_8));
+      }
+
+      @Override
+      public void close() {}
+    };
   }
 
   @Test
@@ -252,9 +305,13 @@ class SqsEventSourceMappingTest {
   }
 
   private void start(SqsClient client, QueueRef queue, EsmSettings settings,
-      RequestHandler<SQSEvent, SQSBatchResponse> function) {
-    SqsEventSourceMapping mapping = new SqsEventSourceMapping(client, queue, settings,
-        new FunctionIdentity("test-function", queue.region()), function, listener);
+      RequestHandler<SQSEvent, SQSBatchResponse> handler) {
+    start(client, queue, settings, new InProcessFunction(handler, new FunctionIdentity("test-function", queue.region()),
+        settings.functionTimeout()));
+  }
+
+  private void start(SqsClient client, QueueRef queue, EsmSettings settings, LambdaFunction function) {
+    SqsEventSourceMapping mapping = new SqsEventSourceMapping(client, queue, settings, "test-function", function, listener);
     mappings.add(mapping);
     mapping.start();
   }

@@ -1,0 +1,104 @@
+package com.acme.fulfil.partner;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Optional;
+import java.util.List;
+
+/**
+ * What each answer of the partner means for a try: the table of docs/partner-api.md, in one place.
+ * The rule under all of it: the partner never deduplicates, so an answer that does not prove nothing
+ * was booked is an unknown outcome (the order stays locked, and the next try looks it up before it
+ * books), and only the partner's own verdict on the order makes a failure permanent.
+ */
+final class PartnerAnswers {
+  private final ObjectMapper json;
+
+  PartnerAnswers(ObjectMapper json) {
+    this.json = json;
+  }
+
+  /**
+   * The answer to {@code POST /v1/shipments} for {@code orderId}, sent at {@code sentAt}: the booking,
+   * or the exception that says what the try does. A 401 here is the one after the key was re-read.
+   */
+  Shipment booking(String orderId, int status, String body, String retryAfter, Instant sentAt) {
+    return switch (status) {
+      case 201 -> readBooking(orderId, body).orElseThrow(() -> unknown(sentAt,
+          "partner answered 201 with a body that is not this order's booking: it booked something we cannot read"));
+      case 400, 422 -> {
+        String error = partnersError(body);
+        if (error == null) {
+          throw unknown(sentAt, "partner answered " + status + " without its JSON error body: not the partner's verdict");
+        }
+        throw new PartnerRejectedException(status, error);
+      }
+      case 413 -> throw new PartnerRejectedException(status, "payload_too_large");
+      case 415 -> throw new PartnerRejectedException(status, "unsupported_media_type");
+      case 401 -> throw new PartnerUnavailableException(
+          "partner refused the API key even after re-reading the secret (401): rotate the secret", null);
+      case 429 -> throw new PartnerUnavailableException(
+          "partner rate limited the call (429, Retry-After " + retryAfter + " s)", null);
+      default -> throw unknown(sentAt, "partner answered " + status
+          + ", which does not say that nothing was booked (a gateway may answer while the partner still books)");
+    };
+  }
+
+  /**
+   * The answer to {@code GET /v1/shipments?order_id=}: the order's own bookings, oldest first. A lookup
+   * books nothing, so every failure is transient; a shipment of another order is never the order's.
+   */
+  List<Shipment> lookup(String orderId, int status, String body) {
+    if (status != 200) {
+      throw new PartnerUnavailableException("partner answered " + status + " to a lookup", null);
+    }
+    JsonNode shipments;
+    try {
+      shipments = json.readTree(body).path("shipments");
+    } catch (JsonProcessingException e) {
+      throw new PartnerUnavailableException("partner answered a lookup with a body that is not JSON", e);
+    }
+    if (!shipments.isArray()) {
+      throw new PartnerUnavailableException("partner answered a lookup without a list of shipments", null);
+    }
+    List<Shipment> own = new ArrayList<>();
+    for (JsonNode shipment : shipments) {
+      readable(shipment).filter(s -> orderId.equals(s.orderId())).ifPresent(own::add);
+    }
+    return List.copyOf(own);
+  }
+
+  private Optional<Shipment> readBooking(String orderId, String body) {
+    try {
+      return readable(json.readTree(body)).filter(s -> orderId.equals(s.orderId()));
+    } catch (JsonProcessingException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** A shipment with an id and an order, or nothing: a booking we cannot identify is not one to record. */
+  private Optional<Shipment> readable(JsonNode node) {
+    if (node == null || !node.isObject() || !node.path("shipment_id").isTextual() || !node.path("order_id").isTextual()
+        || node.path("shipment_id").asText().isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(json.convertValue(node, Shipment.class));
+  }
+
+  /** The partner's {@code error} code, or null when the body is not the partner's JSON error document. */
+  private String partnersError(String body) {
+    try {
+      JsonNode error = json.readTree(body).path("error");
+      return error.isTextual() && !error.asText().isBlank() ? error.asText() : null;
+    } catch (JsonProcessingException e) {
+      return null;
+    }
+  }
+
+  private static PartnerOutcomeUnknownException unknown(Instant sentAt, String message) {
+    return new PartnerOutcomeUnknownException(message, null, sentAt);
+  }
+}

@@ -1,0 +1,84 @@
+package com.acme.fulfil.partner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Instant;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** docs/partner-api.md's table, row by row: what each answer to a POST or a GET means for the try. */
+class PartnerAnswersTest {
+  private static final String ORDER = "ORD-1";
+  private static final Instant SENT = Instant.parse("2026-11-25T03:00:00Z");
+  private static final String BOOKING = "{\"shipment_id\":\"SHP-1\",\"order_id\":\"ORD-1\",\"courier\":\"DPD\","
+      + "\"tracking_number\":\"T1\",\"label_url\":\"https://l/1.pdf\"}";
+  private final PartnerAnswers answers = new PartnerAnswers(new ObjectMapper());
+
+  @ParameterizedTest(name = "POST {0} [{1}] -> {2}")
+  @CsvSource(delimiter = '|', nullValues = "NULL", value = {
+      "201 | BOOKING | booked",
+      "201 | ''  | unknown",
+      "201 | null | unknown",
+      "201 | {} | unknown",
+      "201 | {\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD-2\"} | unknown",
+      "201 | <html>ok</html> | unknown",
+      "400 | {\"error\":\"invalid_request\",\"message\":\"m\"} | permanent",
+      "422 | {\"error\":\"address_rejected\",\"message\":\"m\"} | permanent",
+      "422 | {\"error\":\"unsupported_destination\"} | permanent",
+      "400 | <html>Bad Request</html> | unknown",
+      "422 | ''  | unknown",
+      "413 | ''  | permanent",
+      "415 | ''  | permanent",
+      "401 | {\"error\":\"invalid_api_key\"} | transient",
+      "429 | {\"error\":\"rate_limited\"} | transient",
+      "500 | {\"error\":\"internal\"} | unknown",
+      "502 | ''  | unknown",
+      "503 | {\"error\":\"unavailable\"} | unknown",
+      "504 | <html>Gateway Timeout</html> | unknown",
+      "501 | ''  | unknown",
+      "301 | ''  | unknown",
+      "404 | ''  | unknown",
+      "409 | ''  | unknown",
+      "418 | ''  | unknown",
+      "200 | BOOKING | unknown"})
+  void bookingAnswer(int status, String body, String meaning) {
+    String answer = body.equals("BOOKING") ? BOOKING : body;
+    switch (meaning) {
+      case "booked" -> assertThat(answers.booking(ORDER, status, answer, null, SENT).shipmentId()).isEqualTo("SHP-1");
+      case "permanent" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, null, SENT))
+          .isInstanceOfSatisfying(PartnerRejectedException.class, e -> assertThat(e.permanent()).isTrue());
+      case "transient" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, "7", SENT))
+          .isInstanceOf(PartnerUnavailableException.class);
+      case "unknown" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, null, SENT))
+          .isInstanceOfSatisfying(PartnerOutcomeUnknownException.class, e -> assertThat(e.sentAt()).isEqualTo(SENT));
+      default -> throw new IllegalArgumentException(meaning);
+    }
+  }
+
+  @ParameterizedTest(name = "GET {0} [{1}] -> {2}")
+  @CsvSource(delimiter = '|', value = {
+      "200 | {\"shipments\":[BOOKING]} | 1",
+      "200 | {\"shipments\":[]} | 0",
+      "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD-2\"}]} | 0",
+      "200 | {\"shipments\":[BOOKING,{\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD-2\"},{}]} | 1",
+      "200 | {} | transient",
+      "200 | <html></html> | transient",
+      "400 | {\"error\":\"invalid_request\"} | transient",
+      "422 | {\"error\":\"address_rejected\"} | transient",
+      "401 | {\"error\":\"invalid_api_key\"} | transient",
+      "429 | {\"error\":\"rate_limited\"} | transient",
+      "500 | ''  | transient",
+      "503 | ''  | transient",
+      "404 | ''  | transient"})
+  void lookupAnswer(int status, String body, String meaning) {
+    String answer = body.replace("BOOKING", BOOKING);
+    if (meaning.equals("transient")) {
+      assertThatThrownBy(() -> answers.lookup(ORDER, status, answer)).isInstanceOf(PartnerUnavailableException.class);
+    } else {
+      assertThat(answers.lookup(ORDER, status, answer)).hasSize(Integer.parseInt(meaning))
+          .allSatisfy(shipment -> assertThat(shipment.orderId()).isEqualTo(ORDER));
+    }
+  }
+}
