@@ -14,7 +14,8 @@ import java.util.Optional;
 
 /**
  * {@code benchmarks/run <what> [options]}: prints the numbers docs/performance.md reports, as Markdown
- * tables. What: {@code artifact}, {@code cold-start}, {@code warm}, {@code cost}, or {@code all}.
+ * tables. What: {@code artifact}, {@code runtime} (cold start and warm under the runtime interface client against the
+ * minimal baseline), {@code cold-start} (JVM option variants in a driver JVM), {@code warm}, {@code cost}, or {@code all}.
  *
  * <pre>
  * --artifact PATH   the zip to measure (default function/target/fulfil-order.zip)
@@ -46,7 +47,7 @@ public final class BenchmarkCli {
 
   private static void run(String[] args) throws Exception {
     if (args.length == 0 || args[0].startsWith("-")) {
-      System.err.println("usage: benchmarks/run artifact|cold-start|warm|cost|all [--artifact PATH] [--runs N]"
+      System.err.println("usage: benchmarks/run artifact|runtime|cold-start|warm|cost|all [--artifact PATH] [--runs N]"
           + " [--memory MB] [--quick] [--records N] [--warm-up N] [--profile] [--orders N] [--scale N]");
       System.exit(2);
     }
@@ -63,6 +64,14 @@ public final class BenchmarkCli {
 
     if (what.equals("artifact") || what.equals("all")) {
       ArtifactReport.of(artifact).print(out, 20);
+    }
+    if (what.equals("runtime") || what.equals("all")) {
+      int rounds = Integer.parseInt(option(args, "--runs").orElse("5"));
+      int warm = Integer.parseInt(option(args, "--warm").orElse("200"));
+      try (BenchmarkStack stack = BenchmarkStack.start()) {
+        RuntimeBenchmark.print(new RuntimeBenchmark(stack, artifact, Files.createTempDirectory("fulfil-order-runtime-"))
+            .run(rounds, warm, System.err), out);
+      }
     }
     if (what.equals("cost") || what.equals("all")) {
       TimeScale scale = new TimeScale(Integer.parseInt(option(args, "--scale").orElse("10")));

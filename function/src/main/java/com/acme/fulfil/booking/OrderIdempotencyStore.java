@@ -54,6 +54,7 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
   private final DynamoDbClient dynamoDb;
   private final String table;
   private final Duration lateBookingHold;
+  private final Duration recordLifetime;
   private final ThreadLocal<Claim> claims = new ThreadLocal<>();
   private final ThreadLocal<Instant> invocationEnds = new ThreadLocal<>();
   private boolean prefixSet;
@@ -64,11 +65,13 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
   /**
    * @param lateBookingHold how long after a booking request was sent the partner may still book
    *     ({@code TimingBudget.lateBookingHold()}: the contract's maximum plus a clock-skew allowance)
+   * @param recordLifetime the idempotency TTL: how long a message carrying an order can still arrive
    */
-  public OrderIdempotencyStore(DynamoDbClient dynamoDb, String table, Duration lateBookingHold) {
+  public OrderIdempotencyStore(DynamoDbClient dynamoDb, String table, Duration lateBookingHold, Duration recordLifetime) {
     this.dynamoDb = dynamoDb;
     this.table = table;
     this.lateBookingHold = lateBookingHold;
+    this.recordLifetime = recordLifetime;
   }
 
   /**
@@ -119,9 +122,31 @@ public final class OrderIdempotencyStore extends BasePersistenceStore {
     Map<String, AttributeValue> item = response.item();
     AttributeValue data = item.get(DATA);
     AttributeValue lockExpiry = item.get(IN_PROGRESS_EXPIRY);
-    return new DataRecord(idempotencyKey, DataRecord.Status.valueOf(item.get(STATUS).s()),
+    DataRecord record = new DataRecord(idempotencyKey, DataRecord.Status.valueOf(item.get(STATUS).s()),
         Long.parseLong(item.get(EXPIRY).n()), data == null ? null : data.s(), null,
         lockExpiry == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(lockExpiry.n())));
+    if (record.getStatus() == DataRecord.Status.COMPLETED) {
+      keepAliveForThisDelivery(idempotencyKey);
+    }
+    return record;
+  }
+
+  /**
+   * A message that finds its order booked may itself come back later: a redrive gives it a new life in
+   * the source queue and then the DLQ, so the record must outlive the message that is here now, not
+   * only the first message of the order. Only ever lengthens the record's life.
+   */
+  private void keepAliveForThisDelivery(String idempotencyKey) {
+    long until = Instant.now().plus(recordLifetime).getEpochSecond();
+    try {
+      dynamoDb.updateItem(r -> r.tableName(table).key(key(idempotencyKey))
+          .updateExpression("SET #expiry = :until")
+          .conditionExpression("#expiry < :until")
+          .expressionAttributeNames(Map.of("#expiry", EXPIRY))
+          .expressionAttributeValues(Map.of(":until", n(until))));
+    } catch (ConditionalCheckFailedException e) {
+      // Already lives at least that long.
+    }
   }
 
   @Override

@@ -41,7 +41,11 @@ final class BatchProcessor {
     this.recordConcurrency = recordConcurrency;
   }
 
+  /** {@code records} as the event holds them: null when an envelope came without any. */
   SQSBatchResponse process(List<SQSMessage> records, CallWindow window) {
+    if (records == null) {
+      return new SQSBatchResponse(List.of());
+    }
     List<RecordOutcome> outcomes = fulfilAll(records, window);
     List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
     List<SQSMessage> rejected = new ArrayList<>();

@@ -34,7 +34,8 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, VisibilityReset
     AwsClients aws = AwsClients.create(config.endpoints());
     ObjectMapper json = new ObjectMapper();
     FulfilmentMetrics metrics = metricsFor(config);
-    OrderIdempotencyStore store = new OrderIdempotencyStore(aws.dynamoDb(), config.idempotencyTable(), config.lateBookingHold());
+    OrderIdempotencyStore store = new OrderIdempotencyStore(aws.dynamoDb(), config.idempotencyTable(), config.lateBookingHold(),
+        config.idempotencyTtl());
     // Powertools keeps its configuration in a static: one store per JVM, as Lambda runs one container per JVM.
     Idempotency.config()
         .withPersistenceStore(store)

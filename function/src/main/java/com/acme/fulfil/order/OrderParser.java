@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
 
 /**
  * Turns an SQS message body into an order, or into the reason it breaks the order message contract
- * (shared/contracts/order-message.md). Fields the contract does not name are ignored, so a newer
+ * (docs/order-message.md). Fields the contract does not name are ignored, so a newer
  * producer can add some. Reasons name field paths and rules, never values: they are logged, and
  * the values include the customer's address. Immutable, so one instance serves every thread.
  */

@@ -1,11 +1,12 @@
 package com.acme.fulfil.queue;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -30,28 +31,41 @@ public final class VisibilityResets {
     this.sqs = sqs;
   }
 
-  /** Best effort: if SQS refuses, the message still comes back when its visibility timeout ends. */
+  /**
+   * Best effort, message by message whatever the batch holds: if SQS refuses, or a record names no
+   * usable queue, the message still comes back when its visibility timeout ends.
+   */
   public void returnNow(List<SQSMessage> messages) {
-    messages.stream()
-        .collect(Collectors.groupingBy(SQSMessage::getEventSourceArn))
-        .forEach((arn, fromQueue) -> {
-          for (int i = 0; i < fromQueue.size(); i += SQS_BATCH_LIMIT) {
-            returnNow(arn, fromQueue.subList(i, Math.min(i + SQS_BATCH_LIMIT, fromQueue.size())));
-          }
-        });
+    Map<String, List<SQSMessage>> byQueue = new LinkedHashMap<>();
+    for (SQSMessage message : messages) {
+      String queueArn = message.getEventSourceArn();
+      if (queueArn == null || queueArn.isBlank()) {
+        LOG.warn("message {} names no source queue; it returns when its visibility timeout ends", message.getMessageId());
+        continue;
+      }
+      byQueue.computeIfAbsent(queueArn, arn -> new ArrayList<>()).add(message);
+    }
+    byQueue.forEach((arn, fromQueue) -> {
+      for (int i = 0; i < fromQueue.size(); i += SQS_BATCH_LIMIT) {
+        returnNow(arn, fromQueue.subList(i, Math.min(i + SQS_BATCH_LIMIT, fromQueue.size())));
+      }
+    });
   }
 
   private void returnNow(String queueArn, List<SQSMessage> messages) {
     try {
       String queueUrl = queueUrlByArn.computeIfAbsent(queueArn, this::queueUrl);
-      List<ChangeMessageVisibilityBatchRequestEntry> entries = messages.stream()
-          .map(m -> ChangeMessageVisibilityBatchRequestEntry.builder()
-              .id(m.getMessageId()).receiptHandle(m.getReceiptHandle()).visibilityTimeout(0).build())
-          .toList();
+      // Entry ids by position: the same message can be in a batch twice, and SQS refuses a request whose
+      // ids repeat (BatchEntryIdsNotDistinct), which would leave poison waiting a whole visibility timeout.
+      List<ChangeMessageVisibilityBatchRequestEntry> entries = new ArrayList<>();
+      for (int i = 0; i < messages.size(); i++) {
+        entries.add(ChangeMessageVisibilityBatchRequestEntry.builder()
+            .id(Integer.toString(i)).receiptHandle(messages.get(i).getReceiptHandle()).visibilityTimeout(0).build());
+      }
       var response = sqs.get().changeMessageVisibilityBatch(r -> r.queueUrl(queueUrl).entries(entries));
       response.failed().forEach(f -> LOG.warn("could not return message {} to the queue at once: {} {}",
-          f.id(), f.code(), f.message()));
-    } catch (SdkException e) {
+          messages.get(Integer.parseInt(f.id())).getMessageId(), f.code(), f.message()));
+    } catch (SdkException | IllegalArgumentException e) {
       LOG.warn("could not return {} message(s) to the queue at once; they return when their visibility timeout ends: {}",
           messages.size(), e.toString());
     }

@@ -7,6 +7,7 @@ import com.amazonaws.services.dynamodbv2.local.embedded.DynamoDBEmbedded;
 import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BillingMode;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
@@ -29,7 +31,8 @@ class OrderIdempotencyStoreTest {
   private static DynamoDbClient dynamoDb;
 
   private static final Duration LATE_BOOKING_HOLD = Duration.ofSeconds(305);
-  private final OrderIdempotencyStore store = new OrderIdempotencyStore(dynamoDb, TABLE, LATE_BOOKING_HOLD);
+  private static final Duration RECORD_LIFETIME = Duration.ofDays(21);
+  private final OrderIdempotencyStore store = new OrderIdempotencyStore(dynamoDb, TABLE, LATE_BOOKING_HOLD, RECORD_LIFETIME);
 
   @BeforeAll
   static void createTable() {
@@ -92,6 +95,37 @@ class OrderIdempotencyStoreTest {
     Instant later = now.plusSeconds(2);
     assertThatThrownBy(() -> store.putRecord(inProgress(key, later.plusSeconds(300)), later))
         .isInstanceOf(IdempotencyItemAlreadyExistsException.class);
+  }
+
+  /**
+   * Review: a redriven message starts a new life (source retention, then the DLQ's), so the record of
+   * a booked order must outlive every message that finds it, or a late redrive books the order again.
+   */
+  @Test
+  void aDeliveryThatFindsTheOrderBookedKeepsItsRecordAliveForAsLongAsThatMessageCanComeBack() {
+    String soon = "order-" + UUID.randomUUID();
+    String later = "order-" + UUID.randomUUID();
+    Instant now = Instant.now();
+    long farFuture = now.plus(Duration.ofDays(60)).getEpochSecond();
+    completed(soon, now.plus(Duration.ofDays(1)).getEpochSecond());
+    completed(later, farFuture);
+
+    assertThat(store.getRecord(soon).getStatus()).isEqualTo(DataRecord.Status.COMPLETED);
+    store.getRecord(later);
+
+    assertThat(expiration(soon)).isGreaterThanOrEqualTo(now.plus(RECORD_LIFETIME).getEpochSecond());
+    assertThat(expiration(later)).as("never shortened").isEqualTo(farFuture);
+  }
+
+  private static void completed(String key, long expiration) {
+    dynamoDb.putItem(r -> r.tableName(TABLE).item(Map.of(
+        "id", AttributeValue.fromS(key), "status", AttributeValue.fromS("COMPLETED"),
+        "expiration", AttributeValue.fromN(Long.toString(expiration)), "data", AttributeValue.fromS("{}"))));
+  }
+
+  private static long expiration(String key) {
+    return Long.parseLong(dynamoDb.getItem(r -> r.tableName(TABLE).key(Map.of("id", AttributeValue.fromS(key))))
+        .item().get("expiration").n());
   }
 
   @Test

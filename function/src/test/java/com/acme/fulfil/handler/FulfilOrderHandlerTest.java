@@ -333,6 +333,38 @@ class FulfilOrderHandlerTest {
         .allSatisfy(key -> assertThat(key).matches("[^#.]+\\.book#[0-9a-f]{32}"));
   }
 
+  /** Review: one bad envelope field failed the whole invocation, so the batch's booked records came back. */
+  @Test
+  void batchIsAnsweredRecordByRecordWhateverItsEnvelopeHolds() {
+    String good = newOrderId();
+    harness.send(order(good));
+    harness.send("{not json");
+    SQSEvent event = harness.receive(10);
+    assertThat(event.getRecords()).hasSize(2);
+    SQSEvent.SQSMessage poison = event.getRecords().stream().filter(r -> r.getBody().startsWith("{not")).findFirst().orElseThrow();
+    poison.setEventSourceArn("not-an-arn");
+
+    assertThat(failedIds(harness.invoke(event))).containsExactly(poison.getMessageId());
+    assertThat(partner.bookingsFor(good)).hasSize(1);
+
+    poison.setEventSourceArn(null);
+    assertThat(failedIds(harness.invoke(event))).containsExactly(poison.getMessageId());
+
+    SQSEvent empty = new SQSEvent();
+    assertThat(failedIds(harness.invoke(empty))).as("an event without Records").isEmpty();
+  }
+
+  /** Review: the same message twice in one batch made the visibility reset fail, and poison waited a timeout. */
+  @Test
+  void sameMessageTwiceInABatchIsStillReturnedAtOnce() {
+    SQSEvent once = harness.sendAndReceive("{not json");
+    SQSEvent twice = new SQSEvent();
+    twice.setRecords(List.of(once.getRecords().getFirst(), once.getRecords().getFirst()));
+
+    assertThat(failedIds(harness.invoke(twice))).hasSize(2);
+    assertThat(messageIds(harness.receive(10))).as("visible again at once").containsExactlyElementsOf(messageIds(once));
+  }
+
   @Test
   void invalidMessageNeverReachesThePartner() {
     int postsBefore = partner.postCount();

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class OrderParserTest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  /** The example in shared/contracts/order-message.md, verbatim. */
+  /** The example in docs/order-message.md, verbatim. */
   static final String CONTRACT_EXAMPLE =
       """
       {

@@ -12,7 +12,7 @@ import java.util.Optional;
 /**
  * The fulfilment partner's API v1 on loopback, with its bad days on demand.
  *
- * <p>It behaves like the contract in {@code shared/contracts/partner-api.md}: {@code POST
+ * <p>It behaves like the contract in {@code docs/partner-api.md}: {@code POST
  * /v1/shipments} books, {@code GET /v1/shipments?order_id=} lists every booking for an order
  * oldest first, {@code X-Api-Key} must be the current key, {@code X-Request-Id} is echoed. Above
  * all it <b>never deduplicates</b>: every booking POST appends to the ledger, at the moment the

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.UUID;
 
 /**
- * Order messages as the checkout service sends them (shared/contracts/order-message.md), with invented
+ * Order messages as the checkout service sends them (docs/order-message.md), with invented
  * placeholder names and addresses: nothing personal, even in a test.
  */
 public final class Orders {

@@ -74,6 +74,13 @@ public final class LocalLambda implements LambdaFunction {
     starting.forEach(environment -> idle.addLast(environment.join()));
   }
 
+  /** The processes of the environments still alive, for measurements (peak memory, say). */
+  public List<Long> environmentPids() {
+    synchronized (all) {
+      return all.stream().filter(ExecutionEnvironment::alive).map(ExecutionEnvironment::pid).toList();
+    }
+  }
+
   /** How many environments were started so far: every one of them was a cold start. */
   public int coldStarts() {
     return coldStarts.get();
