@@ -57,7 +57,7 @@ class IncidentReplayTest {
     DeploymentReport fixed = reports.get(1);
     assertThat(fixed.bookedTwiceOrMore()).isZero();
     assertThat(fixed.dlq()).contains(3);
-    assertThat(fixed.neverBookableReceives().max()).isEqualTo(5);
+    assertThat(fixed.neverBookableReceives().max()).as("sent to the DLQ by the function on its first receive").isEqualTo(1);
     // A good order is booked once, or (if a busy machine left it no time to book) still queued for its retry.
     assertThat(fixed.bookedOnce() + fixed.queued()).isEqualTo(27);
     assertThat(fixed.lost()).isZero();

@@ -9,6 +9,7 @@ import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
 import com.acme.fulfil.system.harness.Orders;
+import com.acme.fulfil.timing.DeadLetterAttributes;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -27,13 +28,12 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
 
 /**
  * Messages that can never become a booking: not JSON, breaking a rule of the order contract, too large,
- * or refused by the partner for good (400, 422). Each must reach the DLQ after exactly maxReceiveCount
- * receives, within seconds rather than five visibility timeouts, with nothing booked, and arrive there
- * as it was sent, so on-call can read and redrive it.
+ * or refused by the partner for good (400, 422). The function sends each straight to the DLQ on its
+ * first receive, with nothing booked and at most one partner call, as it was sent (body and message
+ * attributes) plus attributes that say why, so on-call can read the reason on the message and redrive it.
  */
 @OnSelectedBackend
 class PoisonMessageTest {
-  private static final int MAX_RECEIVE_COUNT = 5;
   private static final Map<String, MessageAttributeValue> ATTRIBUTES = Map.of(
       "traceparent", text("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"),
       "producer", text("checkout-service"));
@@ -55,7 +55,7 @@ class PoisonMessageTest {
   }
 
   @Test
-  void invalidJsonReachesTheDlqAfterFiveQuickReceivesUntouched() {
+  void invalidJsonReachesTheDlqOnItsFirstReceiveUntouched() {
     Map<String, String> poison = new LinkedHashMap<>();
     poison.put("form-encoded", "order_id=" + Orders.newId("ORD-FORM") + "&service=standard");
     poison.put("truncated JSON", Orders.body(Orders.newId("ORD-TRUNC")).substring(0, 40));
@@ -135,12 +135,13 @@ class PoisonMessageTest {
     rejected.put("partner 422 address_rejected", Orders.body(addressRejected));
     rejected.put("partner 422 unsupported_destination", unsupported.toString());
 
-    proveDeadLettered(rejected, MAX_RECEIVE_COUNT);
+    proveDeadLettered(rejected, 1);
   }
 
   /**
-   * Sends every body with message attributes and proves each one's fate: in the DLQ, as sent, after
-   * exactly five receives, faster than a single visibility timeout, and never booked.
+   * Sends every body with message attributes and proves each one's fate: in the DLQ after one receive,
+   * as sent, with its failure class and reason, faster than a single visibility timeout, never booked,
+   * and with at most {@code postsEach} partner calls.
    */
   private static void proveDeadLettered(Map<String, String> poisonByCase, int postsEach) {
     int postsBefore = fulfil.partner().postCount();
@@ -159,16 +160,27 @@ class PoisonMessageTest {
       Message dead = dlq.get(messageId);
       if (dead != null) {
         softly.assertThat(dead.body()).as(name + ": body as sent").isEqualTo(poisonByCase.get(name));
-        softly.assertThat(dead.messageAttributes()).as(name + ": message attributes as sent").isEqualTo(ATTRIBUTES);
+        softly.assertThat(dead.messageAttributes()).as(name + ": message attributes as sent").containsAllEntriesOf(ATTRIBUTES);
+        softly.assertThat(text(dead, DeadLetterAttributes.FAILURE_CLASS)).as(name + ": failure class")
+            .isEqualTo(postsEach == 0 ? "invalid_message" : "partner_rejected");
+        softly.assertThat(text(dead, DeadLetterAttributes.FAILURE_REASON)).as(name + ": reason")
+            .startsWith(postsEach == 0 ? "invalid order message: " : "partner rejected the order: ");
+        softly.assertThat(text(dead, DeadLetterAttributes.FIRST_SENT_AT)).as(name + ": first sent").isNotBlank();
       }
-      softly.assertThat(fulfil.invocations().receives(messageId)).as(name + ": receives").isEqualTo(MAX_RECEIVE_COUNT);
+      softly.assertThat(fulfil.invocations().receives(messageId)).as(name + ": receives").isEqualTo(1);
     });
     softly.assertThat(toDlq).as("all in the DLQ within one visibility timeout").isLessThan(visibility);
     softly.assertThat(fulfil.partner().bookings()).as("bookings").hasSize(bookingsBefore);
     softly.assertThat(fulfil.partner().postCount() - postsBefore).as("booking requests").isEqualTo(postsEach * poisonByCase.size());
     softly.assertAll();
-    Figures.print("poison: %d message(s) (%s) in the DLQ after %d receives each, %.1f s after sending, 0 bookings",
-        messageIdByCase.size(), String.join(", ", messageIdByCase.keySet()), MAX_RECEIVE_COUNT, toDlq.toMillis() / 1000.0);
+    Figures.print("poison: %d message(s) (%s) in the DLQ after 1 receive each, %.1f s after sending, %d partner call(s), 0 bookings",
+        messageIdByCase.size(), String.join(", ", messageIdByCase.keySet()), toDlq.toMillis() / 1000.0,
+        postsEach * poisonByCase.size());
+  }
+
+  private static String text(Message message, String attribute) {
+    MessageAttributeValue value = message.messageAttributes().get(attribute);
+    return value == null ? null : value.stringValue();
   }
 
   private static void broken(Map<String, String> poison, String rule, Consumer<ObjectNode> breakIt) {

@@ -1,5 +1,6 @@
 package com.acme.fulfil.config;
 
+import static com.acme.fulfil.timing.FunctionEnvironment.DEAD_LETTER_QUEUE_URL;
 import static com.acme.fulfil.timing.FunctionEnvironment.IDEMPOTENCY_TABLE_NAME;
 import static com.acme.fulfil.timing.FunctionEnvironment.IDEMPOTENCY_TTL_SECONDS;
 import static com.acme.fulfil.timing.FunctionEnvironment.MAX_RECEIVE_COUNT;
@@ -39,6 +40,7 @@ public record FunctionConfig(
     int maxReceiveCount,
     Duration idempotencyTtl,
     String metricsNamespace,
+    Optional<String> deadLetterQueueUrl,
     AwsEndpoints endpoints) {
 
   /**
@@ -63,6 +65,7 @@ public record FunctionConfig(
         r.positiveInt(MAX_RECEIVE_COUNT),
         Duration.ofSeconds(r.positiveInt(IDEMPOTENCY_TTL_SECONDS)),
         env.getOrDefault("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder"),
+        r.optionalUrl(DEAD_LETTER_QUEUE_URL).map(URI::toString),
         AwsEndpoints.fromEnvironment(env, r));
     r.failIfAnyProblem();
     return config;

@@ -58,7 +58,8 @@ public final class OrderFulfilment {
         if (invalid.orderId() != null) {
           MDC.put(ORDER_ID, invalid.orderId());
         }
-        yield new RecordOutcome.Rejected("invalid order message: " + invalid.reason());
+        yield new RecordOutcome.Rejected(RecordOutcome.Rejected.INVALID_MESSAGE, "invalid order message: " + invalid.reason(),
+            invalid.orderId());
       }
       case ValidOrder valid -> {
         MDC.put(ORDER_ID, valid.order().orderId());
@@ -82,7 +83,7 @@ public final class OrderFulfilment {
     } catch (IdempotencyAlreadyInProgressException e) {
       return new RecordOutcome.InProgressElsewhere();
     } catch (PartnerRejectedException e) {
-      return new RecordOutcome.Rejected(e.getMessage());
+      return new RecordOutcome.Rejected(RecordOutcome.Rejected.PARTNER_REJECTED, e.getMessage(), order.orderId());
     } catch (PartnerException | NoTimeToBookException | SecretUnavailableException | IdempotencyPersistenceLayerException
         | IdempotencyInconsistentStateException e) {
       // Partner 429/5xx/timeouts, Secrets Manager or DynamoDB trouble, a record that changed between

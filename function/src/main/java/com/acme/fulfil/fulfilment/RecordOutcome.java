@@ -25,10 +25,17 @@ public sealed interface RecordOutcome {
   record AlreadyBooked(Booking booking) implements Done {}
 
   /**
-   * Can never succeed as it is (invalid message, partner 400/422): return it to the queue at once so the
-   * redrive policy moves it to the DLQ after maxReceiveCount receives, minutes rather than hours.
+   * Can never succeed as it is: sent straight to the DLQ with its reason, or, if that send fails,
+   * returned to the queue at once so the redrive policy moves it there after maxReceiveCount receives.
+   *
+   * @param failureClass {@code invalid_message} (the producer broke the order contract) or
+   *     {@code partner_rejected} (the partner's verdict on the order)
+   * @param orderId the order's id, when the message had a readable one; null otherwise
    */
-  record Rejected(String reason) implements RecordOutcome {}
+  record Rejected(String failureClass, String reason, String orderId) implements RecordOutcome {
+    public static final String INVALID_MESSAGE = "invalid_message";
+    public static final String PARTNER_REJECTED = "partner_rejected";
+  }
 
   /**
    * Worth retrying after the queue's visibility timeout (partner or AWS trouble, no time left). The

@@ -4,6 +4,7 @@ import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.observability.FunctionLogging;
+import com.acme.fulfil.queue.DeadLetters;
 import com.acme.fulfil.queue.VisibilityResets;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
@@ -19,7 +20,9 @@ import java.util.concurrent.Semaphore;
 /**
  * Runs the records of a batch side by side (partner calls take minutes, so a batch of ten in sequence
  * could never fit one invocation), at most {@code recordConcurrency} at a time, and turns their
- * outcomes into the partial batch response: exactly the failed records, by message id.
+ * outcomes into the partial batch response: exactly the failed records, by message id. A record that
+ * can never succeed goes straight to the DLQ and counts as done; if that send fails it is failed and
+ * made visible again at once, for the redrive policy.
  *
  * <p>Record threads are pooled and outlive the invocation: Powertools keeps its Jackson mapper per
  * thread, so a new thread for every record (as a virtual thread per task would be) built a new mapper
@@ -31,12 +34,14 @@ import java.util.concurrent.Semaphore;
 final class BatchProcessor {
   private final OrderFulfilment fulfilment;
   private final VisibilityResets visibility;
+  private final DeadLetters deadLetters;
   private final ExecutorService recordThreads =
       Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("record-", 1).factory());
   private final int recordConcurrency;
 
-  BatchProcessor(OrderFulfilment fulfilment, VisibilityResets visibility, int recordConcurrency) {
+  BatchProcessor(OrderFulfilment fulfilment, DeadLetters deadLetters, VisibilityResets visibility, int recordConcurrency) {
     this.fulfilment = fulfilment;
+    this.deadLetters = deadLetters;
     this.visibility = visibility;
     this.recordConcurrency = recordConcurrency;
   }
@@ -51,11 +56,15 @@ final class BatchProcessor {
     List<SQSMessage> rejected = new ArrayList<>();
     for (int i = 0; i < records.size(); i++) {
       RecordOutcome outcome = outcomes.get(i);
+      SQSMessage record = records.get(i);
+      if (outcome instanceof RecordOutcome.Rejected rejection && deadLetters.send(record, rejection)) {
+        continue; // in the DLQ with its reason: the mapping deletes it from the source
+      }
       if (outcome.failed()) {
-        failures.add(new SQSBatchResponse.BatchItemFailure(records.get(i).getMessageId()));
+        failures.add(new SQSBatchResponse.BatchItemFailure(record.getMessageId()));
       }
       if (outcome instanceof RecordOutcome.Rejected) {
-        rejected.add(records.get(i));
+        rejected.add(record);
       }
     }
     visibility.returnNow(rejected);

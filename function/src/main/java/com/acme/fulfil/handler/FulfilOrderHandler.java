@@ -43,7 +43,8 @@ public final class FulfilOrderHandler implements RequestHandler<SQSEvent, SQSBat
     this.logging = logging;
     this.priming = wiring.priming();
     this.config = wiring.config();
-    this.batch = new BatchProcessor(wiring.fulfilment(), wiring.visibilityResets(), config.recordConcurrency());
+    this.batch = new BatchProcessor(wiring.fulfilment(), wiring.deadLetters(), wiring.visibilityResets(),
+        config.recordConcurrency());
     this.metrics = wiring.metrics();
   }
 

@@ -9,6 +9,7 @@ import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.PartnerClient;
+import com.acme.fulfil.queue.DeadLetters;
 import com.acme.fulfil.queue.VisibilityResets;
 import com.acme.fulfil.secrets.ApiKeySource;
 import com.acme.fulfil.snapstart.SnapStartPriming;
@@ -26,7 +27,8 @@ import software.amazon.lambda.powertools.metrics.MetricsBuilder;
  * The object graph of one container, from its configuration, and the SnapStart priming that walks it
  * before the snapshot, registered with the CRaC global context as Lambda's runtime expects.
  */
-record Wiring(FunctionConfig config, OrderFulfilment fulfilment, VisibilityResets visibilityResets, FulfilmentMetrics metrics,
+record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters deadLetters, VisibilityResets visibilityResets,
+    FulfilmentMetrics metrics,
     SnapStartPriming priming) {
   static final String SERVICE = "fulfil-order";
 
@@ -54,8 +56,8 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, VisibilityReset
         aws.loopback(), config.partnerBaseUrl());
     // A no-op where the JVM has no CRaC (local runs, tests); in Lambda, SnapStart calls it before the snapshot.
     Core.getGlobalContext().register(priming);
-    return new Wiring(config, new OrderFulfilment(parser, booking, metrics, config.maxReceiveCount()), visibility,
-        metrics, priming);
+    return new Wiring(config, new OrderFulfilment(parser, booking, metrics, config.maxReceiveCount()),
+        new DeadLetters(aws.sqs()::getValue, config.deadLetterQueueUrl()), visibility, metrics, priming);
   }
 
   private static FulfilmentMetrics metricsFor(FunctionConfig config) {

@@ -31,7 +31,8 @@ import software.constructs.Construct;
 /**
  * The {@code fulfil-order} function, the {@code live} alias its SnapStart snapshot is taken for, the
  * event source mapping that feeds the alias from {@code orders-to-fulfil}, and a role that reaches
- * exactly the function's log group, the idempotency table, the partner API key and the queue.
+ * exactly the function's log group, the idempotency table, the partner API key, the queue and a send
+ * to its DLQ.
  */
 public final class FulfilOrderFunction extends Construct {
   private static final String FUNCTION_NAME = "fulfil-order";
@@ -42,7 +43,7 @@ public final class FulfilOrderFunction extends Construct {
   private final Alias alias;
 
   public FulfilOrderFunction(Construct scope, String id, TimingBudget budget, DeploymentSettings deployment,
-      IQueue orders, ITable idempotency, ISecret partnerApiKey) {
+      IQueue orders, IQueue deadLetters, ITable idempotency, ISecret partnerApiKey) {
     super(scope, id);
     LogGroup logs = LogGroup.Builder.create(this, "Logs")
         .logGroupName("/aws/lambda/" + FUNCTION_NAME)
@@ -56,7 +57,7 @@ public final class FulfilOrderFunction extends Construct {
     // reach every log group in the account.
     Role role = Role.Builder.create(this, "Role")
         .assumedBy(new ServicePrincipal("lambda.amazonaws.com"))
-        .description("fulfil-order: its log group, the idempotency table, the partner API key and orders-to-fulfil")
+        .description("fulfil-order: its log group, the idempotency table, the partner API key, orders-to-fulfil and a send to its DLQ")
         .build();
     logs.grantWrite(role);
     // What the idempotency store does with a record: read it, claim it, complete it or release its lock.
@@ -66,11 +67,17 @@ public final class FulfilOrderFunction extends Construct {
         .actions(List.of("secretsmanager:GetSecretValue"))
         .resources(List.of(partnerApiKey.getSecretArn()))
         .build());
+    // A message that can never succeed goes straight to the DLQ with its reason; sending is all.
+    role.addToPrincipalPolicy(PolicyStatement.Builder.create()
+        .actions(List.of("sqs:SendMessage"))
+        .resources(List.of(deadLetters.getQueueArn()))
+        .build());
 
     Map<String, String> environment = new HashMap<>(budget.functionEnvironment());
     environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, idempotency.getTableName());
     environment.put(FunctionEnvironment.PARTNER_BASE_URL, deployment.partnerBaseUrl());
     environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, partnerApiKey.getSecretArn());
+    environment.put(FunctionEnvironment.DEAD_LETTER_QUEUE_URL, deadLetters.getQueueUrl());
     environment.put("POWERTOOLS_SERVICE_NAME", FUNCTION_NAME);
     environment.put("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder");
     // C1 only, measured (docs/performance.md): a cold start a quarter shorter and a warm record cheaper

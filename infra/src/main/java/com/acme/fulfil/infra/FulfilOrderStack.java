@@ -39,7 +39,7 @@ public final class FulfilOrderStack extends Stack {
         .map(arn -> Secret.fromSecretCompleteArn(this, "PartnerApiKey", arn))
         .orElseGet(this::partnerApiKeyPlaceholder);
     FulfilOrderFunction fulfilOrder = new FulfilOrderFunction(
-        this, "FulfilOrder", budget, deployment, queues.source(), idempotency, partnerApiKey);
+        this, "FulfilOrder", budget, deployment, queues.source(), queues.deadLetters(), idempotency, partnerApiKey);
     FulfilOrderAlarms alarms = new FulfilOrderAlarms(
         this, "Alarms", budget, queues, fulfilOrder.function(), deployment.alarmEmail());
 

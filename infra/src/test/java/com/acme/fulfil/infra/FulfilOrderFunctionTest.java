@@ -41,6 +41,7 @@ class FulfilOrderFunctionTest {
   void environmentCarriesTheBudgetTheTableThePartnerAndTheSecret() {
     String table = Synth.logicalId(template, "AWS::DynamoDB::Table", Map.of("TableName", "fulfil-order-idempotency"));
     String secret = Synth.logicalId(template, "AWS::SecretsManager::Secret", Map.of("Name", "fulfil-order/partner-api-key"));
+    String dlq = Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil-dlq"));
     template.hasResourceProperties("AWS::Lambda::Function", Map.of(
         "FunctionName", "fulfil-order",
         "Environment", Match.objectEquals(Map.of("Variables", Map.ofEntries(
@@ -54,6 +55,7 @@ class FulfilOrderFunctionTest {
             Map.entry("IDEMPOTENCY_TABLE_NAME", ref(table)),
             Map.entry("PARTNER_BASE_URL", Synth.PARTNER_BASE_URL),
             Map.entry("PARTNER_API_KEY_SECRET_ID", ref(secret)),
+            Map.entry("DEAD_LETTER_QUEUE_URL", ref(dlq)),
             Map.entry("POWERTOOLS_SERVICE_NAME", "fulfil-order"),
             Map.entry("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder"),
             Map.entry("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1"))))));

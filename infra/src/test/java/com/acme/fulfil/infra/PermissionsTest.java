@@ -14,11 +14,12 @@ class PermissionsTest {
   private final Template template = Synth.defaults();
 
   @Test
-  void functionMayTouchOnlyItsLogsTableSecretAndQueue() {
+  void functionMayTouchOnlyItsLogsTableSecretQueueAndSendToItsDlq() {
     String logs = Synth.logicalId(template, "AWS::Logs::LogGroup", Map.of("LogGroupName", "/aws/lambda/fulfil-order"));
     String table = Synth.logicalId(template, "AWS::DynamoDB::Table", Map.of("TableName", "fulfil-order-idempotency"));
     String secret = Synth.logicalId(template, "AWS::SecretsManager::Secret", Map.of("Name", "fulfil-order/partner-api-key"));
     String queue = Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil"));
+    String dlq = Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil-dlq"));
 
     assertThat(Synth.roleStatements(template)).containsExactlyInAnyOrder(
         Map.of("Effect", "Allow",
@@ -30,6 +31,10 @@ class PermissionsTest {
         Map.of("Effect", "Allow",
             "Action", "secretsmanager:GetSecretValue",
             "Resource", ref(secret)),
+        // A permanent failure is sent straight to the DLQ: send, nothing else, and only there.
+        Map.of("Effect", "Allow",
+            "Action", "sqs:SendMessage",
+            "Resource", arnOf(dlq)),
         // ChangeMessageVisibility also serves the handler, which returns permanent failures at once.
         Map.of("Effect", "Allow",
             "Action", List.of("sqs:ChangeMessageVisibility", "sqs:DeleteMessage", "sqs:GetQueueAttributes",

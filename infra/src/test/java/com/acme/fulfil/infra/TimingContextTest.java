@@ -35,8 +35,8 @@ class TimingContextTest {
 
   @Test
   void functionTimeoutThatAPartnerCallCanOutlastIsRefused() {
-    assertThat(Synth.refusal(Map.of("functionTimeoutSeconds", "290")))
-        .contains("functionTimeoutSeconds is 290 s but must be longer than 290 s");
+    assertThat(Synth.refusal(Map.of("functionTimeoutSeconds", "291")))
+        .contains("functionTimeoutSeconds is 291 s but must be longer than 295 s");
   }
 
   @Test

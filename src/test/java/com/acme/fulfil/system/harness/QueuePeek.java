@@ -1,5 +1,6 @@
 package com.acme.fulfil.system.harness;
 
+import com.acme.fulfil.local.aws.DeadLetter;
 import com.acme.fulfil.local.aws.QueueRef;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,7 +27,7 @@ public final class QueuePeek {
     this.queue = queue;
   }
 
-  /** The visible messages by message id. */
+  /** The visible messages, by the id of the source message each stands for ({@link DeadLetter#standsFor}). */
   public Map<String, Message> messages() {
     List<Message> seen = new ArrayList<>();
     List<Message> batch;
@@ -48,7 +49,8 @@ public final class QueuePeek {
       sqs.changeMessageVisibilityBatch(r -> r.queueUrl(queue.url()).entries(entries));
     }
     Map<String, Message> byId = new LinkedHashMap<>();
-    seen.forEach(message -> byId.putIfAbsent(message.messageId(), message));
+    seen.forEach(message -> byId.putIfAbsent(DeadLetter.standsFor(message), message));
     return byId;
   }
+
 }

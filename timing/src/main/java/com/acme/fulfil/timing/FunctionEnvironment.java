@@ -15,6 +15,7 @@ public final class FunctionEnvironment {
   public static final String RECORD_CONCURRENCY = "RECORD_CONCURRENCY";
   public static final String MAX_RECEIVE_COUNT = "MAX_RECEIVE_COUNT";
   public static final String IDEMPOTENCY_TTL_SECONDS = "IDEMPOTENCY_TTL_SECONDS";
+  public static final String DEAD_LETTER_QUEUE_URL = "DEAD_LETTER_QUEUE_URL";
 
   private FunctionEnvironment() {}
 }

@@ -1,5 +1,6 @@
 package com.acme.fulfil.local.scenario;
 
+import com.acme.fulfil.local.aws.DeadLetter;
 import com.acme.fulfil.local.aws.QueueRef;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,7 +41,7 @@ final class DlqWatcher implements AutoCloseable {
     timer.scheduleWithFixedDelay(this::sweepQuietly, 0, EVERY.toMillis(), TimeUnit.MILLISECONDS);
   }
 
-  /** Message id to the moment it was first seen in the DLQ. */
+  /** Source message id to the moment the message (or the dead letter the function sent for it) was first seen in the DLQ. */
   Map<String, Instant> arrivals() {
     return Map.copyOf(arrivals);
   }
@@ -50,9 +51,9 @@ final class DlqWatcher implements AutoCloseable {
     List<Message> batch;
     do {
       batch = sqs.receiveMessage(request -> request.queueUrl(dlq.url()).maxNumberOfMessages(10)
-          .waitTimeSeconds(0).visibilityTimeout(HIDE_FOR_SECONDS)).messages();
+          .waitTimeSeconds(0).visibilityTimeout(HIDE_FOR_SECONDS).messageAttributeNames("All")).messages();
       Instant now = Instant.now();
-      batch.forEach(message -> arrivals.putIfAbsent(message.messageId(), now));
+      batch.forEach(message -> arrivals.putIfAbsent(DeadLetter.standsFor(message), now));
     } while (!batch.isEmpty());
   }
 

@@ -68,6 +68,7 @@ public final class LocalDeployment implements AutoCloseable {
         environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, table);
         environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
         environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, secretId);
+        queues.deadLetter().ifPresent(dlq -> environment.put(FunctionEnvironment.DEAD_LETTER_QUEUE_URL, dlq.url()));
         environment.putAll(environmentOverrides);
         yield packaged(packaged.artifact(), identity, environment);
       }

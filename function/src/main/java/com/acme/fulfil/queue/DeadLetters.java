@@ -1,0 +1,103 @@
+package com.acme.fulfil.queue;
+
+import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_CLASS;
+import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_REASON;
+import static com.acme.fulfil.timing.DeadLetterAttributes.FIRST_SENT_AT;
+import static com.acme.fulfil.timing.DeadLetterAttributes.ORDER_ID;
+import static com.acme.fulfil.timing.DeadLetterAttributes.SOURCE_MESSAGE_ID;
+
+import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+
+/**
+ * Sends a message that can never succeed straight to the DLQ on its first receive, with why: the
+ * original body and message attributes, plus {@code DeadLetterAttributes}: the failure class, the exact
+ * reason (field paths and the partner's error code, never the address), the order id, the source
+ * message id and when the message was first sent. One partner call for a rejected order instead of five, and the
+ * reason on the message instead of only in the logs. On-call reads them with {@code fulfil-ops dlq} or
+ * {@code aws sqs receive-message --message-attribute-names All}.
+ */
+public final class DeadLetters {
+  private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
+  /** SQS takes at most 10 message attributes. */
+  private static final int ATTRIBUTE_LIMIT = 10;
+
+  private final Supplier<SqsClient> sqs;
+  private final Optional<String> deadLetterQueueUrl;
+
+  /** @param deadLetterQueueUrl none where the function was deployed without it: every message then takes the redrive policy's path */
+  public DeadLetters(Supplier<SqsClient> sqs, Optional<String> deadLetterQueueUrl) {
+    this.sqs = sqs;
+    this.deadLetterQueueUrl = deadLetterQueueUrl;
+  }
+
+  /**
+   * True once the DLQ holds the message: the source may then delete it. False if it could not be sent
+   * (no DLQ configured, SQS refused, too many attributes to add ours): the caller keeps today's path.
+   */
+  public boolean send(SQSMessage message, RecordOutcome.Rejected rejected) {
+    if (deadLetterQueueUrl.isEmpty()) {
+      return false;
+    }
+    Map<String, MessageAttributeValue> attributes = new HashMap<>();
+    if (message.getMessageAttributes() != null) {
+      message.getMessageAttributes().forEach((name, value) -> attributes.put(name, copy(value)));
+    }
+    attributes.put(FAILURE_CLASS, text(rejected.failureClass()));
+    attributes.put(FAILURE_REASON, text(rejected.reason()));
+    attributes.put(SOURCE_MESSAGE_ID, text(message.getMessageId()));
+    if (rejected.orderId() != null && !rejected.orderId().isBlank()) {
+      attributes.put(ORDER_ID, text(rejected.orderId()));
+    }
+    firstSent(message).ifPresent(sent -> attributes.put(FIRST_SENT_AT, text(sent.toString())));
+    if (attributes.size() > ATTRIBUTE_LIMIT) {
+      LOG.warn("message carries too many attributes to add the failure's; it takes the redrive policy's path");
+      return false;
+    }
+    try {
+      String id = sqs.get().sendMessage(r -> r.queueUrl(deadLetterQueueUrl.get())
+          .messageBody(message.getBody()).messageAttributes(attributes)).messageId();
+      LOG.info("sent to the DLQ as message {}: {}", id, rejected.reason());
+      return true;
+    } catch (SdkException e) {
+      LOG.warn("could not send the message to the DLQ ({}); it takes the redrive policy's path", e.toString());
+      return false;
+    }
+  }
+
+  private static Optional<Instant> firstSent(SQSMessage message) {
+    String sent = message.getAttributes() == null ? null : message.getAttributes().get("SentTimestamp");
+    try {
+      return sent == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(Long.parseLong(sent)));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static MessageAttributeValue text(String value) {
+    return MessageAttributeValue.builder().dataType("String").stringValue(value).build();
+  }
+
+  private static MessageAttributeValue copy(MessageAttribute attribute) {
+    MessageAttributeValue.Builder copy = MessageAttributeValue.builder().dataType(attribute.getDataType());
+    if (attribute.getStringValue() != null) {
+      copy.stringValue(attribute.getStringValue());
+    }
+    if (attribute.getBinaryValue() != null) {
+      copy.binaryValue(SdkBytes.fromByteBuffer(attribute.getBinaryValue().duplicate()));
+    }
+    return copy.build();
+  }
+}

@@ -1,0 +1,21 @@
+package com.acme.fulfil.timing;
+
+/**
+ * The message attributes the function adds to a message it sends straight to the DLQ, beside the
+ * original ones: the function writes them, on-call's tools and the tests read them (docs/runbook.md,
+ * section 2). Kept here with the environment's names so the writers and the readers share one list.
+ */
+public final class DeadLetterAttributes {
+  /** {@code invalid_message} (the producer broke the order contract) or {@code partner_rejected}. */
+  public static final String FAILURE_CLASS = "failure_class";
+  /** The exact reason: field paths or the partner's status and error code, never the address. */
+  public static final String FAILURE_REASON = "failure_reason";
+  /** The order's id, when the message had a readable one. */
+  public static final String ORDER_ID = "order_id";
+  /** The id of the message in orders-to-fulfil that this one stands for. */
+  public static final String SOURCE_MESSAGE_ID = "source_message_id";
+  /** When the producer first sent the message, ISO-8601 UTC. */
+  public static final String FIRST_SENT_AT = "first_sent_at";
+
+  private DeadLetterAttributes() {}
+}
