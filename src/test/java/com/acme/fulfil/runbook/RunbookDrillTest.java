@@ -55,8 +55,6 @@ class RunbookDrillTest {
         DynamoDbClient dynamoDb = aws.connection().dynamoDbClient();
         SecretsManagerClient secrets = aws.connection().secretsManagerClient();
         SimulatedPartner partner = SimulatedPartner.start("partner-key-drill")) {
-      // The function builds its SDK clients from the default chains, which read these first.
-      aws.connection().sdkSystemProperties().forEach(System::setProperty);
       Deployment deployment = Deployment.fulfilOrder("drill", "orders-to-fulfil", TimingBudget.defaults(), 10,
           Duration.ofSeconds(1), packagedFunction());
       try (LocalDeployment function = new LocalDeployment(deployment, aws.connection(),

@@ -40,7 +40,6 @@ class IncidentReplayTest {
         Duration.ofSeconds(3), Duration.ofSeconds(20), Duration.ofSeconds(12));
     List<DeploymentReport> reports;
     try (EmbeddedAws aws = EmbeddedAws.start(); SqsClient sqs = aws.connection().sqsClient()) {
-      aws.connection().sdkSystemProperties().forEach(System::setProperty);
       OrdersStack stack = new OrdersStack(sqs, aws.connection().dynamoDbClient(), aws.connection().secretsManagerClient());
       reports = new Scenario(aws.connection(), stack, sqs, SCALE, settings).run(List.of(
           Deployment.incident(SCALE, 10),

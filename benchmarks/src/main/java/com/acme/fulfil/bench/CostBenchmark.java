@@ -96,8 +96,6 @@ final class CostBenchmark {
         SqsClient sqs = aws.connection().sqsClient();
         DynamoDbClient dynamoDb = aws.connection().dynamoDbClient();
         SecretsManagerClient secrets = aws.connection().secretsManagerClient()) {
-      // The function builds its SDK clients from the default provider chain: point it at the local stack.
-      aws.connection().sdkSystemProperties().forEach(System::setProperty);
       System.setOut(function);
       OrdersStack stack = new OrdersStack(sqs, dynamoDb, secrets);
       List<Run> runs = new ArrayList<>();

@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,10 +28,14 @@ class AwsClientsTest {
   private final List<Seen> seen = new CopyOnWriteArrayList<>();
   private HttpServer server;
 
+  private final Map<String, Optional<String>> replacedProperties = new HashMap<>();
+
   @BeforeEach
   void startServer() throws IOException {
-    System.setProperty("aws.accessKeyId", "test");
-    System.setProperty("aws.secretAccessKey", "test");
+    // The clients take credentials from the default chain, which reads these first.
+    for (String name : List.of("aws.accessKeyId", "aws.secretAccessKey")) {
+      replacedProperties.put(name, Optional.ofNullable(System.setProperty(name, "test")));
+    }
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", exchange -> {
       seen.add(new Seen(exchange.getRequestHeaders(), exchange.getRequestBody().readAllBytes()));
@@ -46,6 +51,8 @@ class AwsClientsTest {
   @AfterEach
   void stopServer() {
     server.stop(0);
+    replacedProperties.forEach((name, previous) -> previous.ifPresentOrElse(
+        value -> System.setProperty(name, value), () -> System.clearProperty(name)));
   }
 
   @Test

@@ -298,8 +298,9 @@ class FulfilOrderHandlerTest {
     invocations.forEach(invocation -> assertThat(failedIds(invocation.join())).isEmpty());
     lambdas.shutdown();
 
-    // Each invocation runs its ten records at once (RECORD_CONCURRENCY 10), neither queued behind the other's.
-    assertThat(partner.peakConcurrentPosts()).isEqualTo(20);
+    // Each invocation runs its records at once (RECORD_CONCURRENCY 10), neither queued behind the other's:
+    // more than one invocation's ten were at the partner together (20 on a quiet machine).
+    assertThat(partner.peakConcurrentPosts()).isGreaterThan(10);
     orderIds.forEach(orderId -> assertThat(partner.bookingsFor(orderId)).as(orderId).hasSize(1));
   }
 

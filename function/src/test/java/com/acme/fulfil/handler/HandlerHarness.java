@@ -52,10 +52,14 @@ final class HandlerHarness implements AutoCloseable {
   final Map<String, String> environment;
   private final SqsEventTranslator translator;
   private final FunctionIdentity identity = new FunctionIdentity("fulfil-order", EmbeddedAws.REGION);
+  private final Map<String, Optional<String>> replacedProperties = new HashMap<>();
 
   HandlerHarness() {
     aws = EmbeddedAws.start();
-    aws.connection().sdkSystemProperties().forEach(System::setProperty);
+    // The in-process handler builds its SDK clients from the default chains, which read these first;
+    // put back what was there when the harness closes.
+    aws.connection().sdkSystemProperties().forEach((name, value) ->
+        replacedProperties.put(name, Optional.ofNullable(System.setProperty(name, value))));
     partner = SimulatedPartner.start(FIRST_KEY);
     secrets = aws.secretsManager();
     sqs = aws.connection().sqsClient();
@@ -149,5 +153,7 @@ final class HandlerHarness implements AutoCloseable {
     partner.close();
     sqs.close();
     aws.close();
+    replacedProperties.forEach((name, previous) -> previous.ifPresentOrElse(
+        value -> System.setProperty(name, value), () -> System.clearProperty(name)));
   }
 }

@@ -63,8 +63,6 @@ public final class LocalRun {
         DynamoDbClient dynamoDb = aws.connection().dynamoDbClient();
         SecretsManagerClient secrets = aws.connection().secretsManagerClient()) {
       AwsConnection connection = aws.connection();
-      // The in-process function builds its SDK clients from the default chains: point them at the stack.
-      connection.sdkSystemProperties().forEach(System::setProperty);
       OrdersStack stack = new OrdersStack(sqs, dynamoDb, secrets);
       if (options.serve()) {
         new ServeMode(connection, stack, sqs, scale)

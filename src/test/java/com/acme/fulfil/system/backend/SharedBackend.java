@@ -40,8 +40,6 @@ public final class SharedBackend implements ExecutionCondition, ParameterResolve
   private static synchronized AwsBackend backend() {
     if (running == null) {
       AwsBackend backend = BackendChoice.selected().start();
-      // The function builds its SDK clients from the default credential chain, which reads these first.
-      backend.connection().sdkSystemProperties().forEach(System::setProperty);
       Runtime.getRuntime().addShutdownHook(new Thread(backend::close, "stop-" + backend.name()));
       Figures.print("system tests run on %s", backend.name());
       running = backend;
