@@ -70,8 +70,9 @@ class DuplicateDeliveryTest {
   @Test
   void messageRedeliveredAfterItsInvocationTimedOutBooksOnce() {
     String orderId = Orders.newId("ORD-DUP-TIMEOUT");
-    // The partner books at once; recording the booking then hangs past the 2 s function timeout.
-    fulfil.dynamoDb().stall("UpdateItem", Duration.ofSeconds(5));
+    // The partner books at once; recording the booking (the update that sets COMPLETED) then hangs
+    // past the 2 s function timeout.
+    fulfil.dynamoDb().stall("UpdateItem", "COMPLETED", Duration.ofSeconds(5));
 
     String messageId = fulfil.send(Orders.body(orderId));
     Await.until(SETTLES, () -> timedOut(messageId));

@@ -38,7 +38,8 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * The deployable zip as Lambda runs it: unpacked into a task root, started under the runtime interface
  * client, handed the JSON event the SQS event source mapping sends, answering with the partial batch
  * response the mapping reads. Nothing here constructs the handler: the runtime's serializer and class
- * path are the ones in the way.
+ * path are the ones in the way, and with SnapStart's init the runtime's CRaC context runs every
+ * priming hook on the class path (ours and Powertools metrics') before the first event.
  */
 @OnSelectedBackend
 class LambdaRuntimeSmokeTest {
@@ -77,7 +78,8 @@ class LambdaRuntimeSmokeTest {
       FunctionConfiguration function = new FunctionConfiguration(taskRoot, PackagedFunction.HANDLER,
           NAME + "-fulfil-order", aws.region(), 512, Duration.ofSeconds(30), environment);
 
-      try (LocalLambda lambda = new LocalLambda(function, RuntimeHost.onDemand(workDir.resolve("runtime")),
+      // SnapStart's init, as the stack deploys it: the runtime runs every registered priming hook first.
+      try (LocalLambda lambda = new LocalLambda(function, RuntimeHost.snapStart(workDir.resolve("runtime")),
           () -> System.out, Map.of())) {
         InvokeResult result = lambda.invoke(new SqsEventJson(queues.source()).toEvent(received));
 

@@ -136,6 +136,12 @@ class PoisonMessageTest {
     rejected.put("partner 422 unsupported_destination", unsupported.toString());
 
     proveDeadLettered(rejected, 1);
+    assertThat(fulfil.record(addressRejected)).as("the rejected order's story").hasValueSatisfying(story -> {
+      assertThat(story.tries()).isEqualTo(1);
+      assertThat(story.lastOutcome()).contains("partner_rejected");
+      assertThat(story.lastReason()).hasValueSatisfying(reason -> assertThat(reason).contains("422").contains("address_rejected"));
+      assertThat(story.lastPostAt()).isPresent();
+    });
   }
 
   /**

@@ -28,6 +28,8 @@ import org.junit.jupiter.api.Test;
  */
 @OnSelectedBackend
 class TransientFailureTest {
+  /** In a DynamoDB request body, the mark of the update that records a booking (its status value). */
+  private static final String RECORDS_A_BOOKING = "COMPLETED";
   @AutoClose
   private static FulfilOrderUnderTest fulfil;
   private static Duration visibility;
@@ -71,21 +73,21 @@ class TransientFailureTest {
     awaitFirstTries(messageIds);
 
     List<Booking> bookedDuringOutage = bookingsOf(orderIds);
-    int refused = fulfil.dynamoDb().refused("PutItem");
+    int refused = fulfil.dynamoDb().refused("UpdateItem");
     fulfil.dynamoDb().heal();
     fulfil.awaitDeleted(messageIds, visibility.multipliedBy(3));
 
     assertThat(refused).as("the outage met the function").isPositive();
     assertThat(bookedDuringOutage).as("booked while no idempotency record could be written").isEmpty();
     assertEachBookedOnceAndNothingDeadLettered(orderIds, messageIds);
-    Figures.print("DynamoDB outage: %d orders, %d PutItem refused, 0 booked during it, %d bookings after",
+    Figures.print("DynamoDB outage: %d orders, %d claims refused, 0 booked during it, %d bookings after",
         orderIds.size(), refused, bookingsOf(orderIds).size());
   }
 
   @Test
   void dynamoDbFailingAfterTheBookingLeavesATraceAndTheRetryAdoptsTheBooking() throws InterruptedException {
     int unfinishedBefore = unfinishedRecords();
-    fulfil.dynamoDb().fail("UpdateItem");
+    fulfil.dynamoDb().fail("UpdateItem", RECORDS_A_BOOKING);
     String orderId = Orders.newId("ORD-DDB-UPDATE");
     String messageId = fulfil.send(Orders.body(orderId));
     fulfil.partner().awaitBookings(orderId, 1, visibility);
@@ -93,13 +95,20 @@ class TransientFailureTest {
     // Booked, and the booking cannot be recorded: the claim the try wrote stays as its trace.
     int unfinished = unfinishedRecords();
     Await.until(visibility, () -> fulfil.dynamoDb().refused("UpdateItem") > 0 && fulfil.invocations().running() == 0);
+    IdempotencyRecords.Record trace = fulfil.record(orderId).orElseThrow();
     fulfil.dynamoDb().heal();
     fulfil.awaitDeleted(List.of(messageId), visibility.multipliedBy(3));
 
     assertThat(unfinished - unfinishedBefore).as("the booked order's unfinished record").isEqualTo(1);
+    assertThat(trace.lastPostAt()).as("the trace says a booking request left").isPresent();
     assertThat(fulfil.invocations().receives(messageId)).as("tries").isEqualTo(2);
     assertEachBookedOnceAndNothingDeadLettered(List.of(orderId), List.of(messageId));
-    Figures.print("DynamoDB failing after the booking: %d UpdateItem refused, %d booking(s), adopted on redelivery",
+    assertThat(fulfil.record(orderId)).as("the order's story").hasValueSatisfying(story -> {
+      assertThat(story.tries()).isEqualTo(2);
+      assertThat(story.lastOutcome()).contains("adopted");
+      assertThat(story.lastPostAt()).isEqualTo(trace.lastPostAt());
+    });
+    Figures.print("DynamoDB failing after the booking: %d booking records refused, %d booking(s), adopted on redelivery",
         fulfil.dynamoDb().refused("UpdateItem"), fulfil.partner().bookingsFor(orderId).size());
   }
 

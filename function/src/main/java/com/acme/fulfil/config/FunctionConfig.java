@@ -29,6 +29,7 @@ import java.util.Optional;
  * one place those numbers live; the stack writes the real ones from its budget.
  */
 public record FunctionConfig(
+    String functionName,
     String idempotencyTable,
     URI partnerBaseUrl,
     String apiKeySecretId,
@@ -43,17 +44,11 @@ public record FunctionConfig(
     Optional<String> deadLetterQueueUrl,
     AwsEndpoints endpoints) {
 
-  /**
-   * Powertools' switch that turns every {@code @Idempotent} call into a plain call: with it, nothing
-   * claims an order before the partner is called, and every duplicate books another courier.
-   */
-  static final String IDEMPOTENCY_DISABLED = "POWERTOOLS_IDEMPOTENCY_DISABLED";
-
   public static FunctionConfig fromEnvironment(Map<String, String> env) {
     Reader r = new Reader(env, TimingBudget.defaults().functionEnvironment());
-    r.refuse(IDEMPOTENCY_DISABLED, "it switches off the claim on each order_id, and every duplicate delivery would"
-        + " book another courier; unset it");
     FunctionConfig config = new FunctionConfig(
+        // Lambda sets it; it is the first part of every order's key.
+        r.required("AWS_LAMBDA_FUNCTION_NAME"),
         r.required(IDEMPOTENCY_TABLE_NAME),
         r.url(PARTNER_BASE_URL),
         r.required(PARTNER_API_KEY_SECRET_ID),
@@ -94,13 +89,6 @@ public record FunctionConfig(
     Reader(Map<String, String> env, Map<String, String> defaults) {
       this.env = env;
       this.defaults = defaults;
-    }
-
-    void refuse(String name, String why) {
-      String value = env.get(name);
-      if (value != null && !value.isBlank() && !value.strip().equalsIgnoreCase("false")) {
-        problems.add(name + " is set to '" + value + "': " + why);
-      }
     }
 
     String required(String name) {

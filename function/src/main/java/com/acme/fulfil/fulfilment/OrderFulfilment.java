@@ -3,8 +3,10 @@ package com.acme.fulfil.fulfilment;
 import com.acme.fulfil.booking.Booking;
 import com.acme.fulfil.booking.BookingAttempt;
 import com.acme.fulfil.booking.CallWindow;
-import com.acme.fulfil.booking.IdempotentBooking;
+import com.acme.fulfil.booking.Failures;
 import com.acme.fulfil.booking.NoTimeToBookException;
+import com.acme.fulfil.booking.OnceOnlyBooking;
+import com.acme.fulfil.booking.OrderHeldElsewhereException;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderMessage;
@@ -18,9 +20,7 @@ import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
-import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyAlreadyInProgressException;
-import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyInconsistentStateException;
-import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyPersistenceLayerException;
+import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * One SQS record from body to outcome: parse, book once, classify what went wrong. It never throws:
@@ -33,11 +33,11 @@ public final class OrderFulfilment {
   static final String RECEIVE_COUNT = "receive_count";
 
   private final OrderParser parser;
-  private final IdempotentBooking booking;
+  private final OnceOnlyBooking booking;
   private final FulfilmentMetrics metrics;
   private final int maxReceiveCount;
 
-  public OrderFulfilment(OrderParser parser, IdempotentBooking booking, FulfilmentMetrics metrics, int maxReceiveCount) {
+  public OrderFulfilment(OrderParser parser, OnceOnlyBooking booking, FulfilmentMetrics metrics, int maxReceiveCount) {
     this.parser = parser;
     this.booking = booking;
     this.metrics = metrics;
@@ -73,26 +73,24 @@ public final class OrderFulfilment {
   private RecordOutcome book(OrderMessage order, int receives, CallWindow window) {
     String attemptId = UUID.randomUUID().toString();
     try {
-      Booking booked = booking.bookOnce(order.orderId(), new BookingAttempt(order, attemptId, receives > 1, window));
+      Booking booked = booking.book(new BookingAttempt(order, attemptId, receives > 1, window));
       if (!booked.madeBy(attemptId)) {
         return new RecordOutcome.AlreadyBooked(booked);
       }
       return booked.source() == Booking.Source.ADOPTED
           ? new RecordOutcome.Adopted(booked)
           : new RecordOutcome.Booked(booked);
-    } catch (IdempotencyAlreadyInProgressException e) {
+    } catch (OrderHeldElsewhereException e) {
       return new RecordOutcome.InProgressElsewhere();
     } catch (PartnerRejectedException e) {
       return new RecordOutcome.Rejected(RecordOutcome.Rejected.PARTNER_REJECTED, e.getMessage(), order.orderId());
-    } catch (PartnerException | NoTimeToBookException | SecretUnavailableException | IdempotencyPersistenceLayerException
-        | IdempotencyInconsistentStateException e) {
-      // Partner 429/5xx/timeouts, Secrets Manager or DynamoDB trouble, a record that changed between
-      // Powertools' put and get, no time left: the order is good.
-      return new RecordOutcome.Retry(describe(e));
+    } catch (PartnerException | NoTimeToBookException | SecretUnavailableException | SdkException e) {
+      // Partner 429/5xx/timeouts, Secrets Manager or DynamoDB trouble, no time left: the order is good.
+      return new RecordOutcome.Retry(Failures.describe(e));
     } catch (RuntimeException e) {
       // Our own bug, most likely: keep the order (it reaches the DLQ if it never succeeds) and the trace.
       LOG.error("unexpected failure booking the order", e);
-      return new RecordOutcome.Retry("unexpected " + describe(e));
+      return new RecordOutcome.Retry("unexpected " + Failures.describe(e));
     }
   }
 
@@ -123,13 +121,6 @@ public final class OrderFulfilment {
         LOG.info("another invocation is booking this order now; leaving the message for later");
       }
     }
-  }
-
-  /** The failure and its first cause, which for AWS and partner trouble is where the reason is. */
-  private static String describe(Throwable e) {
-    String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
-    Throwable cause = e.getCause();
-    return cause == null || cause == e ? reason : reason + " (" + cause.getClass().getSimpleName() + ": " + cause.getMessage() + ")";
   }
 
   private static int receiveCount(SQSMessage message) {

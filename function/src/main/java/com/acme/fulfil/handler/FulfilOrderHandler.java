@@ -10,7 +10,6 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import java.util.Map;
-import software.amazon.lambda.powertools.idempotency.Idempotency;
 
 /**
  * The fulfil-order Lambda: an SQS batch in, one courier booking per order out, and a partial batch
@@ -50,8 +49,6 @@ public final class FulfilOrderHandler implements RequestHandler<SQSEvent, SQSBat
 
   @Override
   public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-    // An order's lock ends with this invocation plus the late-booking hold (OrderIdempotencyStore).
-    Idempotency.registerLambdaContext(context);
     CallWindow window = new CallWindow(context::getRemainingTimeInMillis, config.partnerDeadlineMargin(),
         config.partnerWorstCase(), config.partnerLookupTimeout());
     try (FunctionLogging.InvocationScope scope = logging.invocation(context)) {

@@ -1,8 +1,7 @@
 package com.acme.fulfil.handler;
 
-import com.acme.fulfil.booking.IdempotentBooking;
-import com.acme.fulfil.booking.OrderIdempotencyStore;
-import com.acme.fulfil.booking.PartnerBooking;
+import com.acme.fulfil.booking.OnceOnlyBooking;
+import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.config.AwsClients;
 import com.acme.fulfil.config.FunctionConfig;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
@@ -14,13 +13,12 @@ import com.acme.fulfil.queue.VisibilityResets;
 import com.acme.fulfil.secrets.ApiKeySource;
 import com.acme.fulfil.snapstart.SnapStartPriming;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Clock;
 import okhttp3.OkHttpClient;
 import org.crac.Core;
 import software.amazon.cloudwatchlogs.emf.config.Configuration;
 import software.amazon.cloudwatchlogs.emf.config.EnvironmentConfigurationProvider;
 import software.amazon.cloudwatchlogs.emf.environment.Environments;
-import software.amazon.lambda.powertools.idempotency.Idempotency;
-import software.amazon.lambda.powertools.idempotency.IdempotencyConfig;
 import software.amazon.lambda.powertools.metrics.MetricsBuilder;
 
 /**
@@ -36,23 +34,15 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters dea
     AwsClients aws = AwsClients.create(config.endpoints());
     ObjectMapper json = new ObjectMapper();
     FulfilmentMetrics metrics = metricsFor(config);
-    OrderIdempotencyStore store = new OrderIdempotencyStore(aws.dynamoDb(), config.idempotencyTable(), config.lateBookingHold(),
-        config.idempotencyTtl());
-    // Powertools keeps its configuration in a static: one store per JVM, as Lambda runs one container per JVM.
-    Idempotency.config()
-        .withPersistenceStore(store)
-        .withConfig(IdempotencyConfig.builder()
-            .withExpiration(config.idempotencyTtl())
-            .withThrowOnNoIdempotencyKey(true)
-            .build())
-        .configure();
+    OrderRecords records = new OrderRecords(aws.dynamoDb(), config.idempotencyTable(), config.functionName(),
+        config.lateBookingHold(), config.idempotencyTtl(), json, Clock.systemUTC());
     OkHttpClient http = PartnerClient.httpClient();
     PartnerClient partner = new PartnerClient(http, config.partnerBaseUrl(),
         new ApiKeySource(aws.secretsManager(), config.apiKeySecretId()), json);
-    IdempotentBooking booking = new IdempotentBooking(new PartnerBooking(partner, metrics), store);
+    OnceOnlyBooking booking = new OnceOnlyBooking(records, partner, metrics);
     OrderParser parser = new OrderParser(json);
     VisibilityResets visibility = new VisibilityResets(aws.sqs()::getValue);
-    SnapStartPriming priming = new SnapStartPriming(parser, store, http, json, aws.secretsManager(), visibility,
+    SnapStartPriming priming = new SnapStartPriming(parser, records, http, json, aws.secretsManager(), visibility,
         aws.loopback(), config.partnerBaseUrl());
     // A no-op where the JVM has no CRaC (local runs, tests); in Lambda, SnapStart calls it before the snapshot.
     Core.getGlobalContext().register(priming);

@@ -1,6 +1,7 @@
 package com.acme.fulfil.snapstart;
 
-import com.acme.fulfil.booking.OrderIdempotencyStore;
+import com.acme.fulfil.booking.Booking;
+import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.observability.JsonLogFormatter;
 import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderMessage;
@@ -19,7 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import javax.net.ssl.SSLContext;
@@ -28,9 +28,6 @@ import okhttp3.OkHttpClient;
 import org.crac.Context;
 import org.crac.Resource;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
-import software.amazon.lambda.powertools.idempotency.exceptions.IdempotencyItemNotFoundException;
-import software.amazon.lambda.powertools.idempotency.persistence.DataRecord;
-import software.amazon.lambda.powertools.utilities.JsonConfig;
 
 /**
  * SnapStart's priming: before Lambda snapshots the initialised function, walk one made-up order along
@@ -45,7 +42,6 @@ import software.amazon.lambda.powertools.utilities.JsonConfig;
  */
 public final class SnapStartPriming implements Resource {
   static final String ORDER_ID = "ORD-SNAPSTART-PRIMING";
-  static final String IDEMPOTENCY_KEY = "fulfil-order-snapstart-priming";
   private static final String ORDER = """
       {"order_id":"ORD-SNAPSTART-PRIMING","placed_at":"2026-01-01T00:00:00Z","service":"standard",
        "ship_to":{"name":"Priming","line1":"1 Loopback Street","line2":null,"city":"Localhost",
@@ -55,7 +51,7 @@ public final class SnapStartPriming implements Resource {
   private static final Duration CALL_BUDGET = Duration.ofSeconds(5);
 
   private final OrderParser parser;
-  private final OrderIdempotencyStore store;
+  private final OrderRecords records;
   private final OkHttpClient http;
   private final ObjectMapper json;
   private final SecretsManagerClient secretsManager;
@@ -63,10 +59,10 @@ public final class SnapStartPriming implements Resource {
   private final LoopbackRedirect loopback;
   private final String partnerHost;
 
-  public SnapStartPriming(OrderParser parser, OrderIdempotencyStore store, OkHttpClient http, ObjectMapper json,
+  public SnapStartPriming(OrderParser parser, OrderRecords records, OkHttpClient http, ObjectMapper json,
       SecretsManagerClient secretsManager, VisibilityResets visibility, LoopbackRedirect loopback, URI partnerBaseUrl) {
     this.parser = parser;
-    this.store = store;
+    this.records = records;
     this.http = http;
     this.json = json;
     this.secretsManager = secretsManager;
@@ -83,13 +79,11 @@ public final class SnapStartPriming implements Resource {
     };
     try (LoopbackEndpoint endpoint = LoopbackEndpoint.start();
         LoopbackRedirect.Scope redirected = loopback.redirectThisThread(endpoint.uri())) {
-      claimAndCompleteInTheStore();
+      claimAndCompleteTheRecord();
       lookUpAndBookWithThePartner(order, endpoint.uri());
       visibility.returnNow(List.of(rejectedMessage()));
     }
     beginTlsHandshake();
-    // Powertools' JMESPath runtime, which hashes the idempotency key on every record.
-    JsonConfig.get();
     new JsonLogFormatter().format(new LogRecord(Level.INFO, "priming"));
   }
 
@@ -97,16 +91,14 @@ public final class SnapStartPriming implements Resource {
   @Override
   public void afterRestore(Context<? extends Resource> context) {}
 
-  private void claimAndCompleteInTheStore() {
-    try {
-      store.getRecord(IDEMPOTENCY_KEY);
-    } catch (IdempotencyItemNotFoundException expected) {
-      // the loopback answers an empty item, as DynamoDB does for a new order
+  private void claimAndCompleteTheRecord() {
+    // The loopback answers as DynamoDB does for an order nobody has claimed yet.
+    if (!(records.claim(ORDER_ID, Instant.now().plus(CALL_BUDGET)) instanceof OrderRecords.Claim claim)) {
+      throw new IllegalStateException("the loopback did not answer the priming claim as a new order");
     }
-    long expiry = Instant.now().plus(Duration.ofMinutes(1)).getEpochSecond();
-    store.putRecord(new DataRecord(IDEMPOTENCY_KEY, DataRecord.Status.INPROGRESS, expiry, null, null,
-        OptionalLong.of(Instant.now().plus(CALL_BUDGET).toEpochMilli())), Instant.now());
-    store.updateRecord(new DataRecord(IDEMPOTENCY_KEY, DataRecord.Status.COMPLETED, expiry, "{}", null));
+    records.beforeBookingRequest(claim);
+    records.complete(claim, new Booking(ORDER_ID, "SHP-SNAPSTART-PRIMING", "0", "priming", "https://127.0.0.1/label",
+        Booking.Source.BOOKED, "snapstart-priming"));
   }
 
   private void lookUpAndBookWithThePartner(OrderMessage order, URI endpoint) {

@@ -8,13 +8,12 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 class FunctionConfigTest {
 
   private static Map<String, String> minimal() {
     Map<String, String> env = new HashMap<>();
+    env.put("AWS_LAMBDA_FUNCTION_NAME", "fulfil-order");
     env.put("IDEMPOTENCY_TABLE_NAME", "fulfil-order-idempotency");
     env.put("PARTNER_BASE_URL", "https://partner.example.com");
     env.put("PARTNER_API_KEY_SECRET_ID", "fulfil-order/partner-api-key");
@@ -34,27 +33,10 @@ class FunctionConfigTest {
     assertThat(config.endpoints().dynamoDb()).isEmpty();
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"true", "TRUE", "1", "yes"})
-  void refusesToStartWithPowertoolsIdempotencySwitchedOff(String value) {
-    Map<String, String> env = minimal();
-    env.put("POWERTOOLS_IDEMPOTENCY_DISABLED", value);
-    assertThatThrownBy(() -> FunctionConfig.fromEnvironment(env))
-        .hasMessageContaining("POWERTOOLS_IDEMPOTENCY_DISABLED is set to '" + value + "'")
-        .hasMessageContaining("every duplicate delivery would book another courier");
-  }
-
-  @Test
-  void startsWithPowertoolsIdempotencyExplicitlyOn() {
-    Map<String, String> env = minimal();
-    env.put("POWERTOOLS_IDEMPOTENCY_DISABLED", "false");
-    assertThat(FunctionConfig.fromEnvironment(env).idempotencyTable()).isEqualTo("fulfil-order-idempotency");
-  }
-
   @Test
   void everyMissingVariableIsNamedAtOnce() {
     assertThatThrownBy(() -> FunctionConfig.fromEnvironment(Map.of()))
-        .hasMessage("fulfil-order cannot start: IDEMPOTENCY_TABLE_NAME is not set; PARTNER_BASE_URL is not set;"
+        .hasMessage("fulfil-order cannot start: AWS_LAMBDA_FUNCTION_NAME is not set; IDEMPOTENCY_TABLE_NAME is not set; PARTNER_BASE_URL is not set;"
             + " PARTNER_API_KEY_SECRET_ID is not set");
   }
 

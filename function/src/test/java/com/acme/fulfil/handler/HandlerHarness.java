@@ -51,7 +51,8 @@ final class HandlerHarness implements AutoCloseable {
   /** The function's environment, pointing at this harness. */
   final Map<String, String> environment;
   private final SqsEventTranslator translator;
-  private final FunctionIdentity identity = new FunctionIdentity("fulfil-order", EmbeddedAws.REGION);
+  static final String FUNCTION_NAME = "fulfil-order";
+  private final FunctionIdentity identity = new FunctionIdentity(FUNCTION_NAME, EmbeddedAws.REGION);
   private final Map<String, Optional<String>> replacedProperties = new HashMap<>();
 
   HandlerHarness() {
@@ -71,6 +72,7 @@ final class HandlerHarness implements AutoCloseable {
     translator = new SqsEventTranslator(queues.source());
 
     Map<String, String> env = new HashMap<>(aws.connection().functionEnvironment());
+    env.put("AWS_LAMBDA_FUNCTION_NAME", FUNCTION_NAME);
     env.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, TABLE);
     env.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
     env.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, SECRET);
@@ -133,12 +135,14 @@ final class HandlerHarness implements AutoCloseable {
         .map(item -> item.get("id").s()).toList();
   }
 
-  /** The key Powertools 1.15.0 gives an order: the function's name, the method's, and the id's MD5. */
+  /**
+   * The key an order's record has, worked out here rather than borrowed from the function: the
+   * function's name, {@code .book#} and the id's MD5, as records written by Powertools had it.
+   */
   static String recordKey(String orderId) {
-    String functionName = Optional.ofNullable(System.getenv("AWS_LAMBDA_FUNCTION_NAME")).orElse("testFunction");
     try {
       byte[] md5 = MessageDigest.getInstance("MD5").digest(orderId.getBytes(StandardCharsets.UTF_8));
-      return functionName + ".book#" + HexFormat.of().formatHex(md5);
+      return FUNCTION_NAME + ".book#" + HexFormat.of().formatHex(md5);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -20,7 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
+import java.util.function.BiPredicate;
 
 /**
  * An AWS service endpoint with an outage on demand: a loopback HTTP proxy in front of the backend's
@@ -42,9 +42,9 @@ public final class FaultyEndpoint implements AutoCloseable {
   private volatile Fault fault = Fault.NONE;
   private volatile CountDownLatch released = new CountDownLatch(1);
 
-  /** Which operations fail, and how long each failing request is held before its 503. */
-  private record Fault(Predicate<String> operations, Duration hold) {
-    static final Fault NONE = new Fault(operation -> false, Duration.ZERO);
+  /** Which requests fail (by operation and body), and how long each is held before its 503. */
+  private record Fault(BiPredicate<String, String> requests, Duration hold) {
+    static final Fault NONE = new Fault((operation, body) -> false, Duration.ZERO);
   }
 
   private FaultyEndpoint(URI upstream) {
@@ -70,21 +70,30 @@ public final class FaultyEndpoint implements AutoCloseable {
 
   /** Every request fails at once, until {@link #heal()}. */
   public void failEverything() {
-    fault = new Fault(operation -> true, Duration.ZERO);
+    fault = new Fault((operation, body) -> true, Duration.ZERO);
   }
 
   /** Requests for these operations (e.g. {@code UpdateItem}) fail at once, until {@link #heal()}. */
   public void fail(String... operations) {
     Set<String> failing = Set.of(operations);
-    fault = new Fault(failing::contains, Duration.ZERO);
+    fault = new Fault((operation, body) -> failing.contains(operation), Duration.ZERO);
   }
 
   /**
-   * Requests for {@code operation} hang for {@code hold} (or until {@link #heal()}) and then fail: a
-   * service that stops answering in the middle of an invocation.
+   * Requests for {@code operation} whose body contains {@code bodyMark} fail at once, until
+   * {@link #heal()}: one kind of write among many of the same operation (for DynamoDB, the update
+   * that records a booking sets {@code "COMPLETED"}).
    */
-  public void stall(String operation, Duration hold) {
-    fault = new Fault(operation::equals, hold);
+  public void fail(String operation, String bodyMark) {
+    fault = new Fault((op, body) -> op.equals(operation) && body.contains(bodyMark), Duration.ZERO);
+  }
+
+  /**
+   * Requests for {@code operation} whose body contains {@code bodyMark} hang for {@code hold} (or until
+   * {@link #heal()}) and then fail: a service that stops answering in the middle of an invocation.
+   */
+  public void stall(String operation, String bodyMark, Duration hold) {
+    fault = new Fault((op, body) -> op.equals(operation) && body.contains(bodyMark), hold);
   }
 
   /** Back to forwarding everything; stalled requests are let go (with their 503) at once. */
@@ -104,8 +113,9 @@ public final class FaultyEndpoint implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
       String operation = operation(exchange.getRequestHeaders().getFirst("X-Amz-Target"));
+      byte[] body = exchange.getRequestBody().readAllBytes();
       Fault now = fault;
-      if (now.operations().test(operation)) {
+      if (now.requests().test(operation, new String(body, StandardCharsets.UTF_8))) {
         refused.computeIfAbsent(operation, key -> new AtomicInteger()).incrementAndGet();
         CountDownLatch release = released;
         if (now.hold().isPositive()) {
@@ -116,14 +126,13 @@ public final class FaultyEndpoint implements AutoCloseable {
         exchange.getResponseBody().write(UNAVAILABLE);
         return;
       }
-      forward(exchange);
+      forward(exchange, body);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
 
-  private void forward(HttpExchange exchange) throws IOException, InterruptedException {
-    byte[] body = exchange.getRequestBody().readAllBytes();
+  private void forward(HttpExchange exchange, byte[] body) throws IOException, InterruptedException {
     HttpRequest.Builder request = HttpRequest.newBuilder(upstream.resolve(exchange.getRequestURI().toString()))
         .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body));
     exchange.getRequestHeaders().forEach((name, values) -> {

@@ -143,6 +143,11 @@ public final class FulfilOrderUnderTest implements AutoCloseable {
     return new IdempotencyRecords(dynamoDb, deployment.table().orElseThrow());
   }
 
+  /** The record of one order, with its story. */
+  public Optional<IdempotencyRecords.Record> record(String orderId) {
+    return records().of(deployment.functionName(), orderId);
+  }
+
   /** The proxy between the function and DynamoDB; only with {@link Builder#faultyDynamoDb()}. */
   public FaultyEndpoint dynamoDb() {
     return dynamoDbEndpoint.orElseThrow(() -> new IllegalStateException("deployed without faultyDynamoDb()"));

@@ -1,5 +1,6 @@
 package com.acme.fulfil.system.harness;
 
+import com.acme.fulfil.timing.OrderRecordLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.UncheckedIOException;
@@ -16,8 +17,12 @@ public final class IdempotencyRecords {
   private final DynamoDbClient dynamoDb;
   private final String table;
 
-  /** One record: Powertools' status, and for a completed order the booking it stored. */
-  public record Record(String status, Optional<String> orderId, Optional<String> shipmentId) {
+  /**
+   * One order's record: its status, for a completed order the booking it stored, and its story (how
+   * many tries claimed it, what the last came to and why, when a booking request last left).
+   */
+  public record Record(String status, Optional<String> orderId, Optional<String> shipmentId, int tries,
+      Optional<String> lastOutcome, Optional<String> lastReason, Optional<String> lastPostAt) {
     public boolean completed() {
       return "COMPLETED".equals(status);
     }
@@ -39,18 +44,33 @@ public final class IdempotencyRecords {
     return all().stream().filter(Record::completed).filter(r -> r.orderId().equals(Optional.of(orderId))).findFirst();
   }
 
+  /** The record of {@code orderId} under its key, whatever its status. */
+  public Optional<Record> of(String functionName, String orderId) {
+    Map<String, AttributeValue> item = dynamoDb.getItem(r -> r.tableName(table).consistentRead(true)
+        .key(Map.of(OrderRecordLayout.KEY, AttributeValue.fromS(OrderRecordLayout.keyOf(functionName, orderId))))).item();
+    return item == null || item.isEmpty() ? Optional.empty() : Optional.of(record(item));
+  }
+
   private static Record record(Map<String, AttributeValue> item) {
-    String status = item.get("status").s();
-    AttributeValue data = item.get("data");
-    if (data == null) {
-      return new Record(status, Optional.empty(), Optional.empty());
-    }
+    String status = item.get(OrderRecordLayout.STATUS).s();
+    AttributeValue data = item.get(OrderRecordLayout.BOOKING);
+    JsonNode booking = data == null ? JSON.nullNode() : readTree(data.s());
+    AttributeValue tries = item.get(OrderRecordLayout.TRIES);
+    return new Record(status, text(booking, "orderId"), text(booking, "shipmentId"),
+        tries == null ? 0 : Integer.parseInt(tries.n()), string(item, OrderRecordLayout.LAST_OUTCOME),
+        string(item, OrderRecordLayout.LAST_REASON), string(item, OrderRecordLayout.LAST_POST_AT));
+  }
+
+  private static JsonNode readTree(String json) {
     try {
-      JsonNode booking = JSON.readTree(data.s());
-      return new Record(status, text(booking, "orderId"), text(booking, "shipmentId"));
+      return JSON.readTree(json);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private static Optional<String> string(Map<String, AttributeValue> item, String name) {
+    return Optional.ofNullable(item.get(name)).map(AttributeValue::s);
   }
 
   private static Optional<String> text(JsonNode node, String field) {

@@ -57,7 +57,7 @@ public final class LocalDeployment implements AutoCloseable {
     this.table = deployment.name() + "-fulfil-order-idempotency";
     stack.putPartnerKey(secretId, partner.apiKey());
     this.queues = stack.createQueues(deployment.queueName(), deployment.queue());
-    FunctionIdentity identity = new FunctionIdentity(deployment.name() + "-fulfil-order", aws.region());
+    FunctionIdentity identity = new FunctionIdentity(functionName(), aws.region());
     this.function = switch (deployment.function()) {
       case Deployment.FunctionCode.Incident incident -> new InProcessFunction(
           new IncidentHandler(partner.baseUrl(), partner.apiKey()), identity, deployment.mapping().functionTimeout());
@@ -99,6 +99,11 @@ public final class LocalDeployment implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot lay out the function's task root", e);
     }
+  }
+
+  /** The Lambda function's name, which also begins every key in its table. */
+  public String functionName() {
+    return deployment.name() + "-fulfil-order";
   }
 
   public Deployment deployment() {

@@ -1,0 +1,240 @@
+package com.acme.fulfil.booking;
+
+import static com.acme.fulfil.timing.OrderRecordLayout.BOOKING;
+import static com.acme.fulfil.timing.OrderRecordLayout.CLAIMED;
+import static com.acme.fulfil.timing.OrderRecordLayout.COMPLETED;
+import static com.acme.fulfil.timing.OrderRecordLayout.EXPIRY;
+import static com.acme.fulfil.timing.OrderRecordLayout.IN_PROGRESS;
+import static com.acme.fulfil.timing.OrderRecordLayout.KEY;
+import static com.acme.fulfil.timing.OrderRecordLayout.LAST_OUTCOME;
+import static com.acme.fulfil.timing.OrderRecordLayout.LAST_POST_AT;
+import static com.acme.fulfil.timing.OrderRecordLayout.LAST_REASON;
+import static com.acme.fulfil.timing.OrderRecordLayout.LAST_TRY_AT;
+import static com.acme.fulfil.timing.OrderRecordLayout.LOCK_EXPIRY;
+import static com.acme.fulfil.timing.OrderRecordLayout.STATUS;
+import static com.acme.fulfil.timing.OrderRecordLayout.TRIES;
+
+import com.acme.fulfil.timing.OrderRecordLayout;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+
+/**
+ * Each order's record in DynamoDB ({@link OrderRecordLayout}): the claim a try must win before it may
+ * call the partner, the booking once made, and the order's story for on-call (tries, the last outcome
+ * and why, when a booking request last left). Every condition is DynamoDB's to evaluate, so two tries
+ * anywhere, in one process or in two, cannot both hold an order.
+ *
+ * <p>A claim holds the order until its try's invocation ends plus the late-booking hold (the partner's
+ * contractual maximum after a request plus clock skew): a try killed at its timeout releases nothing,
+ * and a booking request it sent just before may still be carried out. A try that fails releases its
+ * claim at once, or, when its booking went unanswered, when the partner can no longer be booking.
+ */
+public final class OrderRecords {
+  private static final String CLAIMABLE = "attribute_not_exists(#id) OR #expiry < :now_s"
+      + " OR (#status = :in_progress AND #lock < :now_ms)";
+  private static final String HELD_BY_THIS_CLAIM = "#status = :in_progress AND #lock = :ours";
+
+  private final DynamoDbClient dynamoDb;
+  private final String table;
+  private final String functionName;
+  private final Duration lateBookingHold;
+  private final Duration recordLifetime;
+  private final ObjectMapper json;
+  private final Clock clock;
+
+  /**
+   * @param functionName the Lambda function's name, the first part of every key
+   * @param lateBookingHold {@code TimingBudget.lateBookingHold()}
+   * @param recordLifetime the record's TTL: how long a message carrying the order can still arrive
+   */
+  public OrderRecords(DynamoDbClient dynamoDb, String table, String functionName, Duration lateBookingHold,
+      Duration recordLifetime, ObjectMapper json, Clock clock) {
+    this.dynamoDb = dynamoDb;
+    this.table = table;
+    this.functionName = functionName;
+    this.lateBookingHold = lateBookingHold;
+    this.recordLifetime = recordLifetime;
+    this.json = json;
+    this.clock = clock;
+  }
+
+  /** What a try found when it went to claim its order. */
+  public sealed interface ClaimResult {}
+
+  /**
+   * This try holds the order until {@code lockExpiryMillis}.
+   *
+   * @param earlierTryLeftTrace an earlier try claimed the order and never recorded a booking: it may
+   *     have booked, so the partner must be asked before booking again
+   */
+  public record Claim(String orderId, String key, long lockExpiryMillis, boolean earlierTryLeftTrace) implements ClaimResult {}
+
+  /** The order is booked: nothing to send. */
+  public record AlreadyBooked(Booking booking) implements ClaimResult {}
+
+  /** Another try holds the order until {@code until}. */
+  public record HeldElsewhere(Instant until) implements ClaimResult {}
+
+  public ClaimResult claim(String orderId, Instant invocationEnd) {
+    String key = OrderRecordLayout.keyOf(functionName, orderId);
+    Instant now = clock.instant();
+    long lockExpiry = invocationEnd.plus(lateBookingHold).toEpochMilli();
+    Map<String, AttributeValue> values = new HashMap<>();
+    values.put(":now_s", n(now.getEpochSecond()));
+    values.put(":now_ms", n(now.toEpochMilli()));
+    values.put(":in_progress", s(IN_PROGRESS));
+    values.put(":lock", n(lockExpiry));
+    values.put(":expiry", n(now.plus(recordLifetime).getEpochSecond()));
+    values.put(":now", s(now.toString()));
+    values.put(":claimed", s(CLAIMED));
+    values.put(":one", n(1));
+    try {
+      UpdateItemResponse response = dynamoDb.updateItem(r -> r.tableName(table).key(key(key))
+          .conditionExpression(CLAIMABLE)
+          .updateExpression("SET #status = :in_progress, #lock = :lock, #expiry = :expiry, #try_at = :now,"
+              + " #outcome = :claimed ADD #tries :one REMOVE #reason, #booking")
+          .expressionAttributeNames(Map.of("#id", KEY, "#expiry", EXPIRY, "#status", STATUS, "#lock", LOCK_EXPIRY,
+              "#try_at", LAST_TRY_AT, "#outcome", LAST_OUTCOME, "#tries", TRIES, "#reason", LAST_REASON,
+              "#booking", BOOKING))
+          .expressionAttributeValues(values)
+          .returnValues(ReturnValue.ALL_OLD)
+          .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+      return new Claim(orderId, key, lockExpiry, response.hasAttributes() && response.attributes().containsKey(STATUS));
+    } catch (ConditionalCheckFailedException e) {
+      // Not every DynamoDB implementation returns the item with the failure: read it then.
+      Map<String, AttributeValue> held = e.hasItem() && !e.item().isEmpty() ? e.item() : read(key);
+      if (COMPLETED.equals(text(held, STATUS))) {
+        keepAliveForThisDelivery(key, now);
+        return new AlreadyBooked(booking(text(held, BOOKING)));
+      }
+      return new HeldElsewhere(held.containsKey(LOCK_EXPIRY)
+          ? Instant.ofEpochMilli(Long.parseLong(held.get(LOCK_EXPIRY).n())) : now);
+    }
+  }
+
+  /**
+   * Writes down, while the claim still holds, that a booking request is about to leave: a try that
+   * dies after this line may have booked, and on-call can see when. False if the claim no longer holds
+   * (the try outlived its lock and another took the order over): then nothing may be sent.
+   */
+  public boolean beforeBookingRequest(Claim claim) {
+    try {
+      dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
+          .conditionExpression(HELD_BY_THIS_CLAIM)
+          .updateExpression("SET #post_at = :now")
+          .expressionAttributeNames(Map.of("#status", STATUS, "#lock", LOCK_EXPIRY, "#post_at", LAST_POST_AT))
+          .expressionAttributeValues(Map.of(":in_progress", s(IN_PROGRESS), ":ours", n(claim.lockExpiryMillis()),
+              ":now", s(clock.instant().toString()))));
+      return true;
+    } catch (ConditionalCheckFailedException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Records the booking. Unconditional on purpose: the courier is booked whatever happened to the
+   * claim meanwhile, and the record must say so to every later delivery.
+   */
+  public void complete(Claim claim, Booking booking) {
+    Instant now = clock.instant();
+    dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
+        .updateExpression("SET #status = :completed, #booking = :booking, #expiry = :expiry, #outcome = :outcome"
+            + " REMOVE #reason, #lock")
+        .expressionAttributeNames(Map.of("#status", STATUS, "#booking", BOOKING, "#expiry", EXPIRY,
+            "#outcome", LAST_OUTCOME, "#reason", LAST_REASON, "#lock", LOCK_EXPIRY))
+        .expressionAttributeValues(Map.of(":completed", s(COMPLETED), ":booking", s(json(booking)),
+            ":expiry", n(now.plus(recordLifetime).getEpochSecond()),
+            ":outcome", s(booking.source().name().toLowerCase()))));
+  }
+
+  /**
+   * Ends a failed try's claim, saying why. The record stays, as the trace of a try that may have
+   * reached the partner. A try that sent a booking request and got no answer keeps the order until
+   * the partner can no longer carry that request out ({@code unansweredRequestSentAt} plus the
+   * late-booking hold); any other failure frees it now. Only this claim's own lock is touched: a try
+   * that outlived it must not free the try that took over.
+   *
+   * @param outcome a short, stable name for the failure ({@code partner_rejected}, {@code outcome_unknown}...)
+   * @param unansweredRequestSentAt when the unanswered booking request left; null if there was none
+   */
+  public void release(Claim claim, String outcome, String reason, Instant unansweredRequestSentAt) {
+    long releaseAt = unansweredRequestSentAt == null ? 0 : unansweredRequestSentAt.plus(lateBookingHold).toEpochMilli();
+    try {
+      dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
+          .conditionExpression(HELD_BY_THIS_CLAIM)
+          .updateExpression("SET #lock = :release_at, #outcome = :outcome, #reason = :reason")
+          .expressionAttributeNames(Map.of("#status", STATUS, "#lock", LOCK_EXPIRY, "#outcome", LAST_OUTCOME,
+              "#reason", LAST_REASON))
+          .expressionAttributeValues(Map.of(":in_progress", s(IN_PROGRESS), ":ours", n(claim.lockExpiryMillis()),
+              ":release_at", n(releaseAt), ":outcome", s(outcome), ":reason", s(reason))));
+    } catch (ConditionalCheckFailedException e) {
+      // Another try holds the order now; its lock and its story are not ours to change.
+    }
+  }
+
+  /**
+   * A message that finds its order booked may itself come back later: a redrive gives it a new life in
+   * the source queue and then the DLQ, so the record must outlive the message that is here now, not
+   * only the first message of the order. Only ever lengthens the record's life.
+   */
+  private void keepAliveForThisDelivery(String key, Instant now) {
+    long until = now.plus(recordLifetime).getEpochSecond();
+    try {
+      dynamoDb.updateItem(r -> r.tableName(table).key(key(key))
+          .updateExpression("SET #expiry = :until")
+          .conditionExpression("#expiry < :until")
+          .expressionAttributeNames(Map.of("#expiry", EXPIRY))
+          .expressionAttributeValues(Map.of(":until", n(until))));
+    } catch (ConditionalCheckFailedException e) {
+      // Already lives at least that long.
+    }
+  }
+
+  private Map<String, AttributeValue> read(String key) {
+    return dynamoDb.getItem(r -> r.tableName(table).key(key(key)).consistentRead(true)).item();
+  }
+
+  private String json(Booking booking) {
+    try {
+      return json.writeValueAsString(booking);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialise the booking", e);
+    }
+  }
+
+  private Booking booking(String data) {
+    try {
+      return json.readValue(data, Booking.class);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      throw new IllegalStateException("the order's record holds a booking that cannot be read", e);
+    }
+  }
+
+  private static String text(Map<String, AttributeValue> item, String name) {
+    AttributeValue value = item.get(name);
+    return value == null ? null : value.s();
+  }
+
+  private static Map<String, AttributeValue> key(String key) {
+    return Map.of(KEY, s(key));
+  }
+
+  private static AttributeValue s(String value) {
+    return AttributeValue.fromS(value);
+  }
+
+  private static AttributeValue n(long value) {
+    return AttributeValue.fromN(Long.toString(value));
+  }
+}

@@ -1,0 +1,240 @@
+package com.acme.fulfil.booking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.dynamodbv2.local.embedded.DynamoDBEmbedded;
+import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
+import com.acme.fulfil.timing.OrderRecordLayout;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+/** The order's record against DynamoDB Local: the conditions are DynamoDB's to evaluate, not ours to mock. */
+class OrderRecordsTest {
+  private static final String TABLE = "fulfil-order-idempotency";
+  private static final String FUNCTION = "fulfil-order";
+  private static final Duration HOLD = Duration.ofSeconds(305);
+  private static final Duration LIFETIME = Duration.ofDays(21);
+  private static AmazonDynamoDBLocal dynamoDbLocal;
+  private static DynamoDbClient dynamoDb;
+
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-11-25T03:00:00Z"));
+  private final OrderRecords records = new OrderRecords(dynamoDb, TABLE, FUNCTION, HOLD, LIFETIME, new ObjectMapper(), clock);
+  private final String orderId = "ORD-" + UUID.randomUUID();
+
+  @BeforeAll
+  static void createTable() {
+    dynamoDbLocal = DynamoDBEmbedded.create();
+    dynamoDb = dynamoDbLocal.dynamoDbClient();
+    dynamoDb.createTable(t -> t.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
+        .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH))
+        .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S)));
+  }
+
+  @AfterAll
+  static void stop() {
+    dynamoDbLocal.shutdownNow();
+  }
+
+  @Test
+  void aNewOrderIsClaimedUntilItsInvocationEndsPlusTheLateBookingHoldUnderItsOneKey() throws Exception {
+    Instant invocationEnd = clock.instant().plusSeconds(300);
+
+    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, invocationEnd);
+
+    String md5 = HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(orderId.getBytes(StandardCharsets.UTF_8)));
+    assertThat(claim.key()).isEqualTo("fulfil-order.book#" + md5);
+    assertThat(claim.earlierTryLeftTrace()).isFalse();
+    Map<String, AttributeValue> item = item();
+    assertThat(item.get("status").s()).isEqualTo("INPROGRESS");
+    assertThat(item.get("in_progress_expiration").n()).isEqualTo(Long.toString(invocationEnd.plus(HOLD).toEpochMilli()));
+    assertThat(item.get("tries").n()).isEqualTo("1");
+    assertThat(item.get("last_outcome").s()).isEqualTo("claimed");
+    assertThat(item.get("last_try_at").s()).isEqualTo("2026-11-25T03:00:00Z");
+    assertThat(item.get("expiration").n()).isEqualTo(Long.toString(clock.instant().plus(LIFETIME).getEpochSecond()));
+  }
+
+  @Test
+  void aLiveClaimIsNotTakenOverAndSaysUntilWhen() {
+    Instant invocationEnd = clock.instant().plusSeconds(300);
+    records.claim(orderId, invocationEnd);
+    clock.advance(Duration.ofSeconds(600));
+
+    assertThat(records.claim(orderId, clock.instant().plusSeconds(300)))
+        .isEqualTo(new OrderRecords.HeldElsewhere(invocationEnd.plus(HOLD)));
+  }
+
+  @Test
+  void theClaimOfATryKilledAtItsTimeoutIsTakenOverOnlyAfterTheHoldAndTheNextTryKnowsItMayHaveBooked() {
+    Instant invocationEnd = clock.instant().plusSeconds(300);
+    records.claim(orderId, invocationEnd);
+
+    clock.set(invocationEnd.plus(HOLD).minusMillis(1));
+    assertThat(records.claim(orderId, clock.instant().plusSeconds(300))).isInstanceOf(OrderRecords.HeldElsewhere.class);
+    clock.set(invocationEnd.plus(HOLD).plusMillis(1));
+    OrderRecords.ClaimResult next = records.claim(orderId, clock.instant().plusSeconds(300));
+
+    assertThat(next).isInstanceOfSatisfying(OrderRecords.Claim.class, c -> assertThat(c.earlierTryLeftTrace()).isTrue());
+    assertThat(item().get("tries").n()).isEqualTo("2");
+  }
+
+  @Test
+  void aBookedOrderIsFoundBookedAndEachDeliveryThatFindsItKeepsTheRecordAliveForTheMessagesLife() {
+    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, clock.instant().plusSeconds(300));
+    records.beforeBookingRequest(claim);
+    Booking booking = new Booking(orderId, "SHP-1", "TRK-1", "Evri", "https://label", Booking.Source.BOOKED, "try-1");
+    records.complete(claim, booking);
+    clock.advance(Duration.ofDays(10));
+
+    assertThat(records.claim(orderId, clock.instant().plusSeconds(300))).isEqualTo(new OrderRecords.AlreadyBooked(booking));
+
+    Map<String, AttributeValue> item = item();
+    assertThat(item.get("status").s()).isEqualTo("COMPLETED");
+    assertThat(item.get("last_outcome").s()).isEqualTo("booked");
+    assertThat(item.get("last_post_at").s()).isEqualTo("2026-11-25T03:00:00Z");
+    assertThat(item.get("expiration").n()).as("a redriven message starts a new life: the record outlives it")
+        .isEqualTo(Long.toString(clock.instant().plus(LIFETIME).getEpochSecond()));
+  }
+
+  @Test
+  void aFailedTryFreesTheOrderAtOnceLeavesItsReasonAndTheNextTryKnowsItMayHaveBooked() {
+    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, clock.instant().plusSeconds(300));
+
+    records.release(claim, "failed", "PartnerUnavailableException: 503 before booking", null);
+
+    Map<String, AttributeValue> item = item();
+    assertThat(item.get("last_outcome").s()).isEqualTo("failed");
+    assertThat(item.get("last_reason").s()).isEqualTo("PartnerUnavailableException: 503 before booking");
+    assertThat(records.claim(orderId, clock.instant().plusSeconds(300)))
+        .isInstanceOfSatisfying(OrderRecords.Claim.class, c -> assertThat(c.earlierTryLeftTrace()).isTrue());
+    assertThat(item().containsKey("last_reason")).as("a new try starts a new story line").isFalse();
+  }
+
+  @Test
+  void anUnansweredBookingHoldsTheOrderUntilThePartnerCanNoLongerBookForIt() {
+    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, clock.instant().plusSeconds(300));
+    Instant sentAt = clock.instant().plusSeconds(3);
+    clock.advance(Duration.ofSeconds(4));
+    records.release(claim, "outcome_unknown", "connection closed", sentAt);
+
+    clock.set(sentAt.plus(HOLD).minusMillis(1));
+    assertThat(records.claim(orderId, clock.instant().plusSeconds(300))).isInstanceOf(OrderRecords.HeldElsewhere.class);
+    clock.set(sentAt.plus(HOLD).plusMillis(1));
+    assertThat(records.claim(orderId, clock.instant().plusSeconds(300))).isInstanceOf(OrderRecords.Claim.class);
+  }
+
+  @Test
+  void aTryThatOutlivedItsClaimCanNeitherSendNorFreeTheClaimOfTheTryThatTookOver() {
+    OrderRecords.Claim late = (OrderRecords.Claim) records.claim(orderId, clock.instant().plusSeconds(1));
+    clock.advance(Duration.ofSeconds(1).plus(HOLD).plusMillis(1));
+    OrderRecords.Claim taker = (OrderRecords.Claim) records.claim(orderId, clock.instant().plusSeconds(300));
+
+    assertThat(records.beforeBookingRequest(late)).as("the late try may not send its booking request").isFalse();
+    records.release(late, "failed", "late", null);
+
+    assertThat(item().get("in_progress_expiration").n()).isEqualTo(Long.toString(taker.lockExpiryMillis()));
+    assertThat(records.beforeBookingRequest(taker)).isTrue();
+  }
+
+  @Test
+  void ofTwoTriesClaimingANewOrderAtTheSameMomentExactlyOneHoldsIt() throws Exception {
+    for (int round = 0; round < 100; round++) {
+      String order = "ORD-" + UUID.randomUUID();
+      CyclicBarrier together = new CyclicBarrier(2);
+      Callable<OrderRecords.ClaimResult> claim = () -> {
+        together.await();
+        return records.claim(order, clock.instant().plusSeconds(300));
+      };
+      try (ExecutorService tries = Executors.newFixedThreadPool(2)) {
+        Future<OrderRecords.ClaimResult> first = tries.submit(claim);
+        Future<OrderRecords.ClaimResult> second = tries.submit(claim);
+        assertThat(List.of(first.get(), second.get())).as("round " + round)
+            .filteredOn(OrderRecords.Claim.class::isInstance).hasSize(1);
+      }
+    }
+  }
+
+  /** Records written before the function kept its own, by Powertools 1.15.0, stay binding after an upgrade. */
+  @Test
+  void recordsInPowertoolsLayoutAreHonoured() {
+    String booked = "ORD-" + UUID.randomUUID();
+    String key = OrderRecordLayout.keyOf(FUNCTION, booked);
+    long expiry = clock.instant().plus(Duration.ofDays(5)).getEpochSecond();
+    dynamoDb.putItem(r -> r.tableName(TABLE).item(Map.of(
+        "id", AttributeValue.fromS(key), "status", AttributeValue.fromS("COMPLETED"),
+        "expiration", AttributeValue.fromN(Long.toString(expiry)),
+        "in_progress_expiration", AttributeValue.fromN(Long.toString(clock.instant().toEpochMilli())),
+        "data", AttributeValue.fromS("{\"orderId\":\"" + booked + "\",\"shipmentId\":\"SHP-OLD\",\"trackingNumber\":\"T\","
+            + "\"courier\":\"DPD\",\"labelUrl\":\"https://l\",\"source\":\"BOOKED\",\"attemptId\":\"old\"}"))));
+    String held = "ORD-" + UUID.randomUUID();
+    long lockUntil = clock.instant().plusSeconds(100).toEpochMilli();
+    dynamoDb.putItem(r -> r.tableName(TABLE).item(Map.of(
+        "id", AttributeValue.fromS(OrderRecordLayout.keyOf(FUNCTION, held)),
+        "status", AttributeValue.fromS("INPROGRESS"), "expiration", AttributeValue.fromN(Long.toString(expiry)),
+        "in_progress_expiration", AttributeValue.fromN(Long.toString(lockUntil)))));
+
+    assertThat(records.claim(booked, clock.instant().plusSeconds(300))).isEqualTo(new OrderRecords.AlreadyBooked(
+        new Booking(booked, "SHP-OLD", "T", "DPD", "https://l", Booking.Source.BOOKED, "old")));
+    assertThat(records.claim(held, clock.instant().plusSeconds(300)))
+        .isEqualTo(new OrderRecords.HeldElsewhere(Instant.ofEpochMilli(lockUntil)));
+  }
+
+  private Map<String, AttributeValue> item() {
+    return dynamoDb.getItem(r -> r.tableName(TABLE).consistentRead(true)
+        .key(Map.of("id", AttributeValue.fromS(OrderRecordLayout.keyOf(FUNCTION, orderId))))).item();
+  }
+
+  /** A clock the test moves: the protocol's timing is the point of these tests, not the wall clock's. */
+  static final class SettableClock extends Clock {
+    private volatile Instant now;
+
+    SettableClock(Instant now) {
+      this.now = now;
+    }
+
+    void set(Instant instant) {
+      now = instant;
+    }
+
+    void advance(Duration duration) {
+      now = now.plus(duration);
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+  }
+}
