@@ -87,7 +87,8 @@ class RunbookCommandsTest {
       stack.putPartnerKey(SECRET, PARTNER_KEY);
     }
     runner = new RunbookRunner(workingDirectory,
-        new RunbookEnvironment(aws.connection(), queues.source(), deadLetters(), TABLE, SECRET, partner.baseUrl()),
+        new RunbookEnvironment(aws.connection(), queues.source(), deadLetters(), TABLE, SECRET, partner.baseUrl(),
+            "fulfil-order", 1),
         readerChoices);
   }
 

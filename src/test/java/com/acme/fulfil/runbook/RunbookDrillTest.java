@@ -63,7 +63,7 @@ class RunbookDrillTest {
         QueueRef deadLetters = function.queues().deadLetter().orElseThrow();
         RunbookRunner runner = new RunbookRunner(shellDirectory, new RunbookEnvironment(aws.connection(),
             function.queues().source(), deadLetters, function.table().orElseThrow(), function.secretId(),
-            partner.baseUrl()), Map.of());
+            partner.baseUrl(), function.functionName(), 1), Map.of());
         runner.heading("the drill of section 11, with the function running");
 
         String poisonMessageId = null;

@@ -1,5 +1,6 @@
 package com.acme.fulfil.infra;
 
+import com.acme.fulfil.timing.AlarmNames;
 import com.acme.fulfil.timing.TimingBudget;
 import io.github.cdklabs.cdknag.NagPackSuppression;
 import io.github.cdklabs.cdknag.NagSuppressions;
@@ -55,26 +56,26 @@ public final class FulfilOrderAlarms extends Construct {
                 + " Deploy with -c alarmEmail=<on-call address> or subscribe to the topic yourself."));
     toOnCall = new SnsAction(topic);
 
-    raise("orders-to-fulfil-dlq-not-empty",
+    raise(AlarmNames.DLQ_NOT_EMPTY,
         queues.deadLetters().metricApproximateNumberOfMessagesVisible(maximum()), 0,
         "An order failed " + budget.maxReceiveCount() + " times and is now in " + OrderQueues.DLQ_NAME
             + ". Read it, fix the cause, then move it back with StartMessageMoveTask (see the runbook).");
     // Within retryHorizon (visibility x maxReceiveCount) every message is either booked or moved to
     // the DLQ, so one still waiting in the source queue after that means consumption has stalled:
     // the seeds' "messages sitting for days", caught in hours.
-    raise("orders-to-fulfil-oldest-message-too-old",
+    raise(AlarmNames.OLDEST_MESSAGE_TOO_OLD,
         queues.source().metricApproximateAgeOfOldestMessage(maximum()), budget.retryHorizon().toSeconds(),
         "A message has waited in " + OrderQueues.SOURCE_QUEUE_NAME + " longer than its whole retry horizon ("
             + budget.retryHorizon().toMinutes() + " minutes): fulfil-order is not consuming. Check the event"
             + " source mapping is enabled and the function's errors and throttles.");
-    raise("orders-to-fulfil-in-flight-near-cap",
+    raise(AlarmNames.IN_FLIGHT_NEAR_CAP,
         queues.source().metricApproximateNumberOfMessagesNotVisible(maximum()), IN_FLIGHT_WARNING,
         String.format(Locale.ROOT, "More than %,d messages of ", IN_FLIGHT_WARNING) + OrderQueues.SOURCE_QUEUE_NAME + " are in flight;"
             + " at about 120,000 SQS stops handing out messages. Look for a consumer that receives without deleting.");
-    raise("fulfil-order-errors", function.metricErrors(sum()), 0,
+    raise(AlarmNames.FUNCTION_ERRORS, function.metricErrors(sum()), 0,
         "fulfil-order invocations failed as a whole (a crash or a timeout), not just single orders."
             + " Every record of those batches will be retried.");
-    raise("fulfil-order-throttles", function.metricThrottles(sum()), 0,
+    raise(AlarmNames.FUNCTION_THROTTLES, function.metricThrottles(sum()), 0,
         "Lambda throttled fulfil-order: the account's concurrency is exhausted and orders wait.");
   }
 

@@ -8,6 +8,7 @@ import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.aws.QueueDepth;
 import com.acme.fulfil.local.scenario.LocalDeployment;
 import com.acme.fulfil.sim.SimulatedPartner;
+import com.acme.fulfil.local.scenario.RunbookEnvironment;
 import com.acme.fulfil.timing.TimingBudget;
 import java.net.URI;
 import java.time.Duration;
@@ -49,9 +50,10 @@ public final class FulfilOrderUnderTest implements AutoCloseable {
   private final Optional<RedeliveringSqs> redelivery;
   private final InvocationLog invocations = new InvocationLog();
   private final LocalDeployment deployment;
+  private final AwsConnection aws;
 
   private FulfilOrderUnderTest(Builder builder) {
-    AwsConnection aws = builder.backend.connection();
+    aws = builder.backend.connection();
     this.sqs = aws.sqsClient();
     this.dynamoDb = aws.dynamoDbClient();
     this.secrets = aws.secretsManagerClient();
@@ -141,6 +143,12 @@ public final class FulfilOrderUnderTest implements AutoCloseable {
 
   public IdempotencyRecords records() {
     return new IdempotencyRecords(dynamoDb, deployment.table().orElseThrow());
+  }
+
+  /** The variables ./run-local --serve prints for on-call's commands, for this deployment. */
+  public RunbookEnvironment runbookEnvironment(int timeScale) {
+    return new RunbookEnvironment(aws, queues().source(), queues().deadLetter().orElseThrow(),
+        deployment.table().orElseThrow(), deployment.secretId(), partner.baseUrl(), deployment.functionName(), timeScale);
   }
 
   /** The record of one order, with its story. */

@@ -71,6 +71,10 @@ final class DeploymentRun implements AutoCloseable {
     return standing.secretId();
   }
 
+  String functionName() {
+    return standing.functionName();
+  }
+
   /** The idempotency table, for a configuration whose function has one. */
   Optional<String> table() {
     return standing.table();

@@ -18,9 +18,11 @@ import java.util.stream.Collectors;
  *
  * @param partnerKeySecret the secret's name: Secrets Manager takes a name wherever it takes an ARN,
  *     so it can stand for the stack's PartnerApiKeySecretArn
+ * @param functionName the function's name, the first part of every key in its table
+ * @param timeScale the divisor the local stack's timing runs at (1: as deployed), for {@code ./fulfil-ops check}
  */
 public record RunbookEnvironment(AwsConnection aws, QueueRef orders, QueueRef deadLetters, String table,
-    String partnerKeySecret, URI partnerBaseUrl) {
+    String partnerKeySecret, URI partnerBaseUrl, String functionName, int timeScale) {
 
   /**
    * A region name AWS does not have. For AWS's own regions AWS CLI v1 sends SQS commands to AWS's SQS
@@ -38,6 +40,7 @@ public record RunbookEnvironment(AwsConnection aws, QueueRef orders, QueueRef de
     Objects.requireNonNull(table, "table");
     Objects.requireNonNull(partnerKeySecret, "partnerKeySecret");
     Objects.requireNonNull(partnerBaseUrl, "partnerBaseUrl");
+    Objects.requireNonNull(functionName, "functionName");
   }
 
   /** Every variable, in the order {@link #exportLines()} prints them. */
@@ -74,6 +77,8 @@ public record RunbookEnvironment(AwsConnection aws, QueueRef orders, QueueRef de
     others.put("TABLE_NAME", table);
     others.put("SECRET_ARN", partnerKeySecret);
     others.put("PARTNER_BASE_URL", partnerBaseUrl.toString());
+    others.put("FUNCTION_NAME", functionName);
+    others.put("TIME_SCALE", Integer.toString(timeScale));
     return List.of(cli, endpoints, queues, others).stream().filter(line -> !line.isEmpty()).toList();
   }
 

@@ -50,7 +50,8 @@ public final class ServeMode {
     QueueRef source = run.queues().source();
     QueueRef dlq = run.queues().deadLetter().orElseThrow();
     String table = run.table().orElseThrow();
-    RunbookEnvironment runbook = new RunbookEnvironment(aws, source, dlq, table, run.secretId(), run.partnerUrl());
+    RunbookEnvironment runbook = new RunbookEnvironment(aws, source, dlq, table, run.secretId(), run.partnerUrl(),
+        run.functionName(), scale.divisor());
     List<String> lines = new ArrayList<>(List.of(
         "fulfil-order is running locally at time scale " + scale + " (visibility "
             + deployment.queue().visibilityTimeout().toSeconds() + " s, function timeout "

@@ -1,0 +1,66 @@
+package com.acme.fulfil.ops;
+
+import com.acme.fulfil.timing.DeadLetterAttributes;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+
+/**
+ * One message in the DLQ, read: which order it carries, why it is there, and when SQS deletes it.
+ *
+ * @param failureClass {@code invalid_message} or {@code partner_rejected} when the function sent it,
+ *     {@value #RECEIVES_EXHAUSTED} when the redrive policy moved it
+ * @param reason the function's reason from the message, or from the logs for a moved message; empty if
+ *     neither says
+ */
+record DeadLetter(Message message, String sourceMessageId, Optional<String> orderId, String failureClass,
+    Optional<String> reason, Instant sentAt, Instant deletedBySqsAt) {
+
+  static final String RECEIVES_EXHAUSTED = "receives_exhausted";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  String messageId() {
+    return message.messageId();
+  }
+
+  /** A failure the function judged permanent: sending it round again cannot book it. */
+  boolean poison() {
+    return !RECEIVES_EXHAUSTED.equals(failureClass);
+  }
+
+  static DeadLetter read(Message message, Duration dlqRetention) {
+    Instant sentAt = Instant.ofEpochMilli(Long.parseLong(
+        message.attributes().getOrDefault(MessageSystemAttributeName.SENT_TIMESTAMP, "0")));
+    Optional<String> failureClass = attribute(message, DeadLetterAttributes.FAILURE_CLASS);
+    // A message the redrive policy moved keeps its first enqueue time, which SQS's retention counts from.
+    return new DeadLetter(message,
+        attribute(message, DeadLetterAttributes.SOURCE_MESSAGE_ID).orElse(message.messageId()),
+        attribute(message, DeadLetterAttributes.ORDER_ID).or(() -> orderIdIn(message.body())),
+        failureClass.orElse(RECEIVES_EXHAUSTED),
+        attribute(message, DeadLetterAttributes.FAILURE_REASON),
+        sentAt, sentAt.plus(dlqRetention));
+  }
+
+  DeadLetter withReason(Optional<String> found) {
+    return new DeadLetter(message, sourceMessageId, orderId, failureClass, reason.or(() -> found), sentAt, deletedBySqsAt);
+  }
+
+  private static Optional<String> attribute(Message message, String name) {
+    MessageAttributeValue value = message.messageAttributes().get(name);
+    return value == null ? Optional.empty() : Optional.ofNullable(value.stringValue());
+  }
+
+  private static Optional<String> orderIdIn(String body) {
+    try {
+      JsonNode orderId = JSON.readTree(body).get("order_id");
+      return orderId != null && orderId.isTextual() ? Optional.of(orderId.asText()) : Optional.empty();
+    } catch (Exception e) {
+      return Optional.empty();
+    }
+  }
+}

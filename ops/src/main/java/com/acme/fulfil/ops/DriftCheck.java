@@ -1,0 +1,189 @@
+package com.acme.fulfil.ops;
+
+import com.acme.fulfil.timing.AlarmNames;
+import com.acme.fulfil.timing.TimingBudget;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.cloudwatch.model.MetricAlarm;
+import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
+import software.amazon.awssdk.services.lambda.model.EventSourceMappingConfiguration;
+import software.amazon.awssdk.services.lambda.model.FunctionResponseType;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * {@code check}: the deployed queue, DLQ, table, event source mapping, function and alarms against the
+ * {@code TimingBudget} they were deployed from, to catch what someone changed by hand in the console.
+ * Each finding is one sentence; none means the stack is as deployed.
+ */
+final class DriftCheck {
+  private static final String TTL_ATTRIBUTE = com.acme.fulfil.timing.OrderRecordLayout.EXPIRY;
+
+  private final Stack stack;
+  private final TimingBudget budget;
+  private final ObjectMapper json = new ObjectMapper();
+  private final List<String> unreported = new ArrayList<>();
+
+  DriftCheck(Stack stack) {
+    this.stack = stack;
+    this.budget = stack.budget();
+  }
+
+  Report check() {
+    List<String> findings = new ArrayList<>();
+    List<String> checked = new ArrayList<>();
+    queues(findings);
+    checked.add("queue and DLQ");
+    table(findings);
+    checked.add("table");
+    if (stack.local()) {
+      checked.add("(not the mapping, function or alarms: the local stack runs its own mapping and has no alarms)");
+    } else {
+      mapping(findings);
+      function(findings);
+      alarms(findings);
+      checked.addAll(List.of("event source mapping", "function", "alarms and their topic"));
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add("checked " + String.join(", ", checked) + " of " + stack.description() + " against its timing budget"
+        + " (function timeout " + budget.functionTimeout().toSeconds() + " s, visibility " + budget.visibilityTimeout().toSeconds()
+        + " s, DLQ after " + budget.maxReceiveCount() + " receives)");
+    if (!unreported.isEmpty()) {
+      lines.add("not reported by this SQS, so not checked: " + String.join(", ", unreported));
+    }
+    lines.add(findings.isEmpty() ? "no drift found" : findings.size() + " finding(s):");
+    findings.forEach(finding -> lines.add("  - " + finding));
+    ObjectNode out = json.createObjectNode().put("drift", !findings.isEmpty());
+    findings.forEach(out.putArray("findings")::add);
+    if (findings.isEmpty()) {
+      out.putArray("findings");
+    }
+    return new Report(lines, out, findings.isEmpty() ? 0 : 1);
+  }
+
+  private void queues(List<String> findings) {
+    Map<QueueAttributeName, String> source = attributes(stack.queueUrl());
+    expectSeconds(findings, "orders-to-fulfil's visibility timeout", source.get(QueueAttributeName.VISIBILITY_TIMEOUT),
+        budget.visibilityTimeout(), "a try that outlives it is handed to a second invocation");
+    expectSeconds(findings, "orders-to-fulfil's retention", source.get(QueueAttributeName.MESSAGE_RETENTION_PERIOD),
+        budget.sourceRetention(), "the idempotency TTL is derived from it");
+    String redrive = source.get(QueueAttributeName.REDRIVE_POLICY);
+    if (redrive == null || redrive.isBlank()) {
+      findings.add("orders-to-fulfil has no redrive policy: poison messages recycle until they expire and nothing reaches"
+          + " the DLQ");
+    } else {
+      JsonNode policy = parse(redrive);
+      int maxReceives = policy.path("maxReceiveCount").asInt();
+      if (maxReceives != budget.maxReceiveCount()) {
+        findings.add("orders-to-fulfil's maxReceiveCount is " + maxReceives + ", the budget says " + budget.maxReceiveCount());
+      }
+      String target = policy.path("deadLetterTargetArn").asText();
+      String dlqArn = stack.dlqArn();
+      if (!target.equals(dlqArn)) {
+        findings.add("orders-to-fulfil's redrive policy sends to " + target + ", not to the stack's DLQ " + dlqArn);
+      }
+    }
+    expectSeconds(findings, "the DLQ's retention", attributes(stack.dlqUrl()).get(QueueAttributeName.MESSAGE_RETENTION_PERIOD),
+        budget.dlqRetention(), "on-call has that long to redrive");
+  }
+
+  private void table(List<String> findings) {
+    var ttl = stack.aws().dynamoDb().describeTimeToLive(r -> r.tableName(stack.table())).timeToLiveDescription();
+    if (ttl.timeToLiveStatus() != TimeToLiveStatus.ENABLED || !TTL_ATTRIBUTE.equals(ttl.attributeName())) {
+      findings.add("the table " + stack.table() + " has TTL " + ttl.timeToLiveStatusAsString() + " on "
+          + ttl.attributeName() + ", not ENABLED on " + TTL_ATTRIBUTE + ": old records are never deleted");
+    }
+  }
+
+  private void mapping(List<String> findings) {
+    List<EventSourceMappingConfiguration> mappings = stack.aws().lambda().orElseThrow()
+        .listEventSourceMappings(r -> r.functionName(stack.functionAliasArn().orElseThrow()).eventSourceArn(stack.queueArn()))
+        .eventSourceMappings();
+    if (mappings.isEmpty()) {
+      findings.add("no event source mapping from orders-to-fulfil to " + stack.functionAliasArn().orElseThrow()
+          + ": nothing consumes the orders");
+      return;
+    }
+    for (EventSourceMappingConfiguration mapping : mappings) {
+      if (!"Enabled".equals(mapping.state())) {
+        findings.add("the event source mapping " + mapping.uuid() + " is " + mapping.state() + ": orders pile up unread");
+      }
+      if (mapping.batchSize() != budget.batchSize()) {
+        findings.add("the event source mapping's batch size is " + mapping.batchSize() + ", the budget says " + budget.batchSize());
+      }
+      int window = Optional.ofNullable(mapping.maximumBatchingWindowInSeconds()).orElse(0);
+      if (window != budget.batchingWindow().toSeconds()) {
+        findings.add("the event source mapping's batching window is " + window + " s, the budget says "
+            + budget.batchingWindow().toSeconds() + " s");
+      }
+      if (!mapping.functionResponseTypes().contains(FunctionResponseType.REPORT_BATCH_ITEM_FAILURES)) {
+        findings.add("the event source mapping does not report batch item failures: one failed order retries its whole batch");
+      }
+    }
+    if (mappings.size() > 1) {
+      findings.add(mappings.size() + " event source mappings read orders-to-fulfil for the function: one is expected");
+    }
+  }
+
+  private void function(List<String> findings) {
+    var configuration = stack.aws().lambda().orElseThrow()
+        .getFunctionConfiguration(r -> r.functionName(stack.functionAliasArn().orElseThrow()));
+    if (configuration.timeout() != budget.functionTimeout().toSeconds()) {
+      findings.add("the function's timeout is " + configuration.timeout() + " s, the budget says "
+          + budget.functionTimeout().toSeconds() + " s");
+    }
+    Map<String, String> env = configuration.environment() == null ? Map.of() : configuration.environment().variables();
+    budget.functionEnvironment().forEach((name, expected) -> {
+      if (!expected.equals(env.get(name))) {
+        findings.add("the function's " + name + " is " + env.get(name) + ", the budget says " + expected);
+      }
+    });
+  }
+
+  private void alarms(List<String> findings) {
+    var cloudWatch = stack.aws().cloudWatch().orElseThrow();
+    List<MetricAlarm> alarms = cloudWatch.describeAlarms(r -> r.alarmNames(AlarmNames.ALL)).metricAlarms();
+    String topic = stack.alarmTopicArn().orElseThrow();
+    for (String name : AlarmNames.ALL) {
+      Optional<MetricAlarm> alarm = alarms.stream().filter(a -> a.alarmName().equals(name)).findFirst();
+      if (alarm.isEmpty()) {
+        findings.add("the alarm " + name + " is missing");
+      } else if (!Boolean.TRUE.equals(alarm.get().actionsEnabled()) || !alarm.get().alarmActions().contains(topic)) {
+        findings.add("the alarm " + name + " does not notify " + topic + " (actions disabled or removed)");
+      }
+    }
+    long confirmed = stack.aws().sns().orElseThrow().listSubscriptionsByTopicPaginator(r -> r.topicArn(topic)).subscriptions()
+        .stream().filter(s -> !"PendingConfirmation".equals(s.subscriptionArn())).count();
+    if (confirmed == 0) {
+      findings.add("nobody is subscribed to " + topic + " (or the subscription is unconfirmed): alarms reach no one");
+    }
+  }
+
+  private Map<QueueAttributeName, String> attributes(String url) {
+    return stack.aws().sqs().getQueueAttributes(r -> r.queueUrl(url).attributeNames(QueueAttributeName.ALL)).attributes();
+  }
+
+  private void expectSeconds(List<String> findings, String what, String actual, Duration expected, String why) {
+    if (actual == null) {
+      // AWS always reports it; some emulators (ElasticMQ, for retention) do not.
+      unreported.add(what);
+      return;
+    }
+    if (Long.parseLong(actual) != expected.toSeconds()) {
+      findings.add(what + " is " + actual + " s, the budget says " + expected.toSeconds() + " s: " + why);
+    }
+  }
+
+  private JsonNode parse(String text) {
+    try {
+      return json.readTree(text);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return json.createObjectNode();
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package com.acme.fulfil.ops;
+
+import static com.acme.fulfil.timing.OrderRecordLayout.BOOKING;
+import static com.acme.fulfil.timing.OrderRecordLayout.COMPLETED;
+import static com.acme.fulfil.timing.OrderRecordLayout.EXPIRY;
+import static com.acme.fulfil.timing.OrderRecordLayout.KEY;
+import static com.acme.fulfil.timing.OrderRecordLayout.LAST_OUTCOME;
+import static com.acme.fulfil.timing.OrderRecordLayout.LAST_POST_AT;
+import static com.acme.fulfil.timing.OrderRecordLayout.LAST_REASON;
+import static com.acme.fulfil.timing.OrderRecordLayout.LAST_TRY_AT;
+import static com.acme.fulfil.timing.OrderRecordLayout.LOCK_EXPIRY;
+import static com.acme.fulfil.timing.OrderRecordLayout.STATUS;
+import static com.acme.fulfil.timing.OrderRecordLayout.TRIES;
+
+import com.acme.fulfil.timing.OrderRecordLayout;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** An order's record as the function left it (timing/OrderRecordLayout), read for on-call. */
+record OrderRecord(String key, String status, int tries, Optional<Instant> lastTryAt, Optional<String> lastOutcome,
+    Optional<String> lastReason, Optional<Instant> lastPostAt, Optional<Instant> heldUntil, Instant expiresAt,
+    Optional<JsonNode> booking) {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  boolean booked() {
+    return COMPLETED.equals(status);
+  }
+
+  /** Whether a try holds the order at {@code now}: no other try may book it until then. */
+  boolean heldAt(Instant now) {
+    return !booked() && heldUntil.filter(now::isBefore).isPresent();
+  }
+
+  static Optional<OrderRecord> read(Stack stack, String orderId) {
+    String key = OrderRecordLayout.keyOf(stack.functionName(), orderId);
+    Map<String, AttributeValue> item = stack.aws().dynamoDb()
+        .getItem(r -> r.tableName(stack.table()).consistentRead(true).key(Map.of(KEY, AttributeValue.fromS(key)))).item();
+    if (item == null || item.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new OrderRecord(key, text(item, STATUS).orElse("?"),
+        number(item, TRIES).map(Long::intValue).orElse(0),
+        text(item, LAST_TRY_AT).map(Instant::parse), text(item, LAST_OUTCOME), text(item, LAST_REASON),
+        text(item, LAST_POST_AT).map(Instant::parse), number(item, LOCK_EXPIRY).map(Instant::ofEpochMilli),
+        Instant.ofEpochSecond(number(item, EXPIRY).orElse(0L)), text(item, BOOKING).map(OrderRecord::json)));
+  }
+
+  private static JsonNode json(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      return JSON.getNodeFactory().textNode(text);
+    }
+  }
+
+  private static Optional<String> text(Map<String, AttributeValue> item, String name) {
+    return Optional.ofNullable(item.get(name)).map(AttributeValue::s);
+  }
+
+  private static Optional<Long> number(Map<String, AttributeValue> item, String name) {
+    return Optional.ofNullable(item.get(name)).map(AttributeValue::n).map(Long::parseLong);
+  }
+}

@@ -1,0 +1,133 @@
+package com.acme.fulfil.ops;
+
+import com.acme.fulfil.partner.Deadline;
+import com.acme.fulfil.partner.PartnerClient;
+import com.acme.fulfil.partner.PartnerException;
+import com.acme.fulfil.partner.Shipment;
+import com.acme.fulfil.secrets.ApiKeySource;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * {@code order ORDER_ID}: everything known about one order in one place: its record (tries, the last
+ * outcome and why, the last booking request, the booking), what the partner has booked for it (a lookup
+ * books nothing), the function's recent log lines for it, and what that adds up to.
+ */
+final class OrderStory {
+  private static final Duration LOOKUP_BUDGET = Duration.ofSeconds(10);
+  private static final Duration LOG_WINDOW = Duration.ofDays(3);
+
+  private final Stack stack;
+  private final Clock clock;
+  private final ObjectMapper json = new ObjectMapper();
+
+  OrderStory(Stack stack, Clock clock) {
+    this.stack = stack;
+    this.clock = clock;
+  }
+
+  Report tell(String orderId) {
+    Instant now = clock.instant();
+    Optional<OrderRecord> record = OrderRecord.read(stack, orderId);
+    PartnerAnswer partner = lookUp(orderId);
+    FunctionLogs logs = new FunctionLogs(stack);
+    List<String> logLines = logs.lines(orderId, now.minus(LOG_WINDOW));
+
+    List<String> lines = new ArrayList<>();
+    ObjectNode out = json.createObjectNode().put("order_id", orderId);
+    lines.add("order " + orderId + " (" + stack.description() + ")");
+    record.ifPresentOrElse(r -> describe(r, now, lines, out.putObject("record")), () -> {
+      lines.add("  record   none: no try has claimed this order (never delivered, or invalid before its id could be read)");
+      out.putNull("record");
+    });
+    ArrayNode bookings = out.putArray("partner_bookings");
+    partner.shipments().forEach(s -> bookings.add(json.valueToTree(s)));
+    partner.failure().ifPresentOrElse(f -> {
+      lines.add("  partner  lookup failed: " + f);
+      out.put("partner_lookup_failure", f);
+    }, () -> lines.add("  partner  " + switch (partner.shipments().size()) {
+      case 0 -> "no booking for this order";
+      case 1 -> "1 booking: " + shipment(partner.shipments().getFirst());
+      default -> partner.shipments().size() + " bookings: " + String.join("; ",
+          partner.shipments().stream().map(OrderStory::shipment).toList());
+    }));
+    if (logs.available()) {
+      lines.add("  logs     " + logLines.size() + " line(s) in the last " + LOG_WINDOW.toDays() + " days"
+          + (logLines.isEmpty() ? "" : ":"));
+      logLines.forEach(line -> lines.add("    " + line));
+    } else {
+      lines.add("  logs     not kept by the local stack: the ./run-local --serve terminal shows the function's lines");
+    }
+    ArrayNode logsJson = out.putArray("log_lines");
+    logLines.forEach(logsJson::add);
+    String verdict = verdict(record, partner, now);
+    lines.add("  verdict  " + verdict);
+    out.put("verdict", verdict);
+    return new Report(lines, out, 0);
+  }
+
+  private void describe(OrderRecord r, Instant now, List<String> lines, ObjectNode out) {
+    out.put("key", r.key()).put("status", r.status()).put("tries", r.tries());
+    r.lastTryAt().ifPresent(t -> out.put("last_try_at", t.toString()));
+    r.lastOutcome().ifPresent(o -> out.put("last_outcome", o));
+    r.lastReason().ifPresent(o -> out.put("last_reason", o));
+    r.lastPostAt().ifPresent(t -> out.put("last_post_at", t.toString()));
+    r.heldUntil().ifPresent(t -> out.put("held_until", t.toString()));
+    out.put("expires_at", r.expiresAt().toString());
+    r.booking().ifPresent(b -> out.set("booking", b));
+    lines.add("  record   " + r.status() + ", " + r.tries() + " tr" + (r.tries() == 1 ? "y" : "ies")
+        + r.lastTryAt().map(t -> ", last try " + t).orElse("")
+        + r.lastPostAt().map(t -> ", last booking request " + t).orElse(", no booking request sent"));
+    r.lastOutcome().ifPresent(o -> lines.add("           last outcome: " + o + r.lastReason().map(reason -> ": " + reason).orElse("")));
+    r.booking().ifPresent(b -> lines.add("           booking: shipment " + b.path("shipmentId").asText() + ", "
+        + b.path("courier").asText() + ", tracking " + b.path("trackingNumber").asText() + " ("
+        + b.path("source").asText().toLowerCase() + ")"));
+    if (r.heldAt(now)) {
+      lines.add("           held by a try until " + r.heldUntil().orElseThrow() + ": no other try books it before then");
+    }
+  }
+
+  private static String verdict(Optional<OrderRecord> record, PartnerAnswer partner, Instant now) {
+    int booked = partner.shipments().size();
+    if (booked > 1) {
+      return "booked " + booked + " times at the partner: cancel all but " + partner.shipments().getFirst().shipmentId()
+          + " with the partner";
+    }
+    if (record.isPresent() && record.get().booked()) {
+      return booked == 1 || partner.failure().isPresent() ? "booked once" : "recorded as booked but the partner has no"
+          + " booking for it: ask the partner";
+    }
+    if (booked == 1) {
+      return "booked once at the partner; the record will say so when the next try (or a redrive) adopts it";
+    }
+    if (record.isPresent() && record.get().heldAt(now)) {
+      return "not booked yet; a try holds it (or may still be booking) until " + record.get().heldUntil().orElseThrow();
+    }
+    return "not booked: if its message is in the DLQ, fix the cause and redrive it (./fulfil-ops dlq)";
+  }
+
+  private static String shipment(Shipment s) {
+    return s.shipmentId() + " (" + s.courier() + ", tracking " + s.trackingNumber() + ")";
+  }
+
+  private record PartnerAnswer(List<Shipment> shipments, Optional<String> failure) {}
+
+  private PartnerAnswer lookUp(String orderId) {
+    PartnerClient partner = new PartnerClient(PartnerClient.httpClient(), stack.partnerBaseUrl(),
+        new ApiKeySource(stack.aws().secrets(), stack.secretId()), json);
+    try {
+      return new PartnerAnswer(partner.lookup(orderId, "fulfil-ops-" + UUID.randomUUID(), Deadline.in(LOOKUP_BUDGET)),
+          Optional.empty());
+    } catch (PartnerException | com.acme.fulfil.secrets.SecretUnavailableException e) {
+      return new PartnerAnswer(List.of(), Optional.of(e.getMessage()));
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package com.acme.fulfil.ops;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import software.amazon.awssdk.services.sqs.model.ListMessageMoveTasksResultEntry;
+
+/**
+ * {@code redrive}: by default a dry run that says what would move back to orders-to-fulfil, what should
+ * be dropped first and at what rate; with {@code --go}, a StartMessageMoveTask to the source queue and
+ * its progress until it ends. It cannot book an order twice: every redriven message is claimed on its
+ * order id like any other delivery, and an order already booked is suppressed. It refuses to move
+ * messages that should be dropped (they would only come back) unless told to.
+ */
+final class Redrive {
+  private static final Duration POLL = Duration.ofSeconds(2);
+
+  private final Stack stack;
+  private final DlqSurvey survey;
+  private final ObjectMapper json = new ObjectMapper();
+
+  Redrive(Stack stack, DlqSurvey survey) {
+    this.stack = stack;
+    this.survey = survey;
+  }
+
+  Report run(boolean go, boolean includeDroppable, int ratePerSecond, PrintStream progress) throws InterruptedException {
+    List<DlqSurvey.Entry> entries = survey.entries();
+    List<DlqSurvey.Entry> drop = entries.stream().filter(DlqSurvey.Entry::drop).toList();
+    int moving = includeDroppable ? entries.size() : entries.size() - drop.size();
+    List<String> lines = new ArrayList<>();
+    ObjectNode out = json.createObjectNode().put("would_move", moving).put("rate_per_second", ratePerSecond);
+    var dropIds = out.putArray("drop_first");
+    drop.forEach(e -> dropIds.add(e.letter().messageId()));
+    lines.add(entries.size() + " message(s) in the DLQ: " + (entries.size() - drop.size()) + " to redrive, " + drop.size()
+        + " to drop first; at " + ratePerSecond + " message(s) a second");
+    drop.forEach(e -> lines.add("  drop " + e.letter().messageId() + " (" + e.letter().orderId().orElse("no order id")
+        + "): " + e.why()));
+    if (!drop.isEmpty()) {
+      lines.add("  archive and delete them with: ./fulfil-ops drop " + String.join(" ",
+          drop.stream().map(e -> e.letter().messageId()).toList()));
+    }
+    if (!go) {
+      lines.add("dry run: nothing moved. Run again with --go to start the move.");
+      out.put("moved", false);
+      return new Report(lines, out, 0);
+    }
+    if (!drop.isEmpty() && !includeDroppable) {
+      lines.add("not started: drop those first (or pass --include-droppable to move them anyway)");
+      out.put("moved", false);
+      return new Report(lines, out, 1);
+    }
+    if (entries.isEmpty()) {
+      lines.add("nothing to move");
+      out.put("moved", false);
+      return new Report(lines, out, 0);
+    }
+    // The destination is named: a message the function sent to the DLQ itself has no source queue of its own.
+    String dlqArn = stack.dlqArn();
+    String taskHandle = stack.aws().sqs().startMessageMoveTask(r -> r.sourceArn(dlqArn).destinationArn(stack.queueArn())
+        .maxNumberOfMessagesPerSecond(ratePerSecond)).taskHandle();
+    ListMessageMoveTasksResultEntry task = awaitEnd(dlqArn, taskHandle, progress);
+    lines.add("move task " + task.status() + ": " + task.approximateNumberOfMessagesMoved() + " moved"
+        + (task.failureReason() == null ? "" : ", failure: " + task.failureReason())
+        + ". Follow them with ./fulfil-ops order ORDER_ID; ./fulfil-ops dlq shows what came back.");
+    out.put("moved", true).put("status", task.status())
+        .put("messages_moved", task.approximateNumberOfMessagesMoved());
+    return new Report(lines, out, "COMPLETED".equals(task.status()) ? 0 : 1);
+  }
+
+  private ListMessageMoveTasksResultEntry awaitEnd(String dlqArn, String taskHandle, PrintStream progress)
+      throws InterruptedException {
+    while (true) {
+      List<ListMessageMoveTasksResultEntry> tasks = stack.aws().sqs().listMessageMoveTasks(r -> r.sourceArn(dlqArn)).results();
+      ListMessageMoveTasksResultEntry task = tasks.stream()
+          .filter(t -> taskHandle.equals(t.taskHandle()) || t.taskHandle() == null)
+          .findFirst().orElseGet(tasks::getFirst);
+      progress.println("  " + task.status() + ": " + task.approximateNumberOfMessagesMoved() + " of "
+          + task.approximateNumberOfMessagesToMove() + " moved");
+      if (!"RUNNING".equals(task.status()) && !"CANCELLING".equals(task.status())) {
+        return task;
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+  }
+}

@@ -1,0 +1,186 @@
+package com.acme.fulfil.ops;
+
+import com.acme.fulfil.timing.TimingBudget;
+import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudformation.model.Output;
+import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
+import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * The deployed fulfil-order that a command works on: its names, the budget it was deployed from, and
+ * clients for its services. In AWS the names come from the CloudFormation stack's outputs and the
+ * function's configuration, with the caller's credentials and region; against {@code ./run-local
+ * --serve} from the variables it prints ({@code QUEUE_URL}, {@code DLQ_URL}, {@code TABLE_NAME},
+ * {@code SECRET_ARN}, {@code PARTNER_BASE_URL}, {@code FUNCTION_NAME}, {@code TIME_SCALE} and the
+ * {@code AWS_ENDPOINT_URL_*} endpoints).
+ *
+ * @param functionAliasArn what the event source mapping invokes; empty on the local stack, which has
+ *     no Lambda service, mapping or alarms to ask
+ */
+record Stack(
+    String description,
+    String queueUrl,
+    String dlqUrl,
+    String table,
+    String secretId,
+    URI partnerBaseUrl,
+    String functionName,
+    Optional<String> functionAliasArn,
+    Optional<String> alarmTopicArn,
+    TimingBudget budget,
+    Clients aws) implements AutoCloseable {
+
+  static final String DEFAULT_STACK = "fulfil-order";
+
+  /** The service clients, built once per command, closed with the stack. */
+  record Clients(SqsClient sqs, DynamoDbClient dynamoDb, SecretsManagerClient secrets, Optional<LambdaClient> lambda,
+      Optional<CloudWatchLogsClient> logs, Optional<CloudWatchClient> cloudWatch, Optional<SnsClient> sns) {}
+
+  boolean local() {
+    return functionAliasArn.isEmpty();
+  }
+
+  String queueArn() {
+    return arnOf(queueUrl);
+  }
+
+  String dlqArn() {
+    return arnOf(dlqUrl);
+  }
+
+  String logGroup() {
+    return "/aws/lambda/" + functionName;
+  }
+
+  private String arnOf(String url) {
+    return aws.sqs().getQueueAttributes(r -> r.queueUrl(url).attributeNames(QueueAttributeName.QUEUE_ARN))
+        .attributes().get(QueueAttributeName.QUEUE_ARN);
+  }
+
+  /**
+   * @param stackName the CloudFormation stack (AWS only)
+   * @param deployedWith the {@code -c key=value} settings the stack was deployed with (AWS only)
+   */
+  static Stack resolve(Map<String, String> env, String stackName, Map<String, String> deployedWith) {
+    return env.containsKey("QUEUE_URL") ? local(env) : deployed(env, stackName, deployedWith);
+  }
+
+  private static Stack local(Map<String, String> env) {
+    Region region = Region.of(env.getOrDefault("AWS_REGION", env.getOrDefault("AWS_DEFAULT_REGION", "us-east-1")));
+    AwsCredentialsProvider credentials = credentials(env);
+    Clients clients = new Clients(
+        build(SqsClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_SQS")),
+        build(DynamoDbClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_DYNAMODB")),
+        build(SecretsManagerClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_SECRETS_MANAGER")),
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+    int scale = Integer.parseInt(env.getOrDefault("TIME_SCALE", "1"));
+    return new Stack("the local stack (" + env.get("QUEUE_URL") + ")", env.get("QUEUE_URL"), required(env, "DLQ_URL"),
+        required(env, "TABLE_NAME"), required(env, "SECRET_ARN"), URI.create(required(env, "PARTNER_BASE_URL")),
+        env.getOrDefault("FUNCTION_NAME", DEFAULT_STACK), Optional.empty(), Optional.empty(),
+        TimingBudget.defaults().scaledDown(scale), clients);
+  }
+
+  private static Stack deployed(Map<String, String> env, String stackName, Map<String, String> deployedWith) {
+    String regionName = env.getOrDefault("AWS_REGION", env.get("AWS_DEFAULT_REGION"));
+    if (regionName == null || regionName.isBlank()) {
+      throw new OpsException("no AWS region: set AWS_REGION to the stack's region (or, for ./run-local --serve,"
+          + " paste the export lines it prints)");
+    }
+    Region region = Region.of(regionName);
+    AwsCredentialsProvider credentials = credentials(env);
+    Map<String, String> outputs;
+    try (CloudFormationClient cloudFormation = build(CloudFormationClient.builder(), region, credentials, Optional.empty())) {
+      outputs = cloudFormation.describeStacks(r -> r.stackName(stackName)).stacks().getFirst().outputs().stream()
+          .collect(java.util.stream.Collectors.toMap(Output::outputKey, Output::outputValue));
+    } catch (SdkException e) {
+      throw AwsErrors.explain(e, "the stack " + stackName + " in " + region);
+    }
+    String aliasArn = output(outputs, "FunctionAliasArn", stackName);
+    LambdaClient lambda = build(LambdaClient.builder(), region, credentials, Optional.empty());
+    Map<String, String> functionEnv = lambda.getFunctionConfiguration(r -> r.functionName(aliasArn)).environment().variables();
+    Clients clients = new Clients(
+        build(SqsClient.builder(), region, credentials, Optional.empty()),
+        build(DynamoDbClient.builder(), region, credentials, Optional.empty()),
+        build(SecretsManagerClient.builder(), region, credentials, Optional.empty()),
+        Optional.of(lambda),
+        Optional.of(build(CloudWatchLogsClient.builder(), region, credentials, Optional.empty())),
+        Optional.of(build(CloudWatchClient.builder(), region, credentials, Optional.empty())),
+        Optional.of(build(SnsClient.builder(), region, credentials, Optional.empty())));
+    // arn:aws:lambda:REGION:ACCOUNT:function:NAME:ALIAS
+    String functionName = aliasArn.split(":")[6];
+    return new Stack("stack " + stackName + " in " + region, output(outputs, "QueueUrl", stackName),
+        output(outputs, "DlqUrl", stackName), output(outputs, "IdempotencyTableName", stackName),
+        output(outputs, "PartnerApiKeySecretArn", stackName), URI.create(functionEnv.get("PARTNER_BASE_URL")),
+        functionName, Optional.of(aliasArn), Optional.of(output(outputs, "AlarmTopicArn", stackName)),
+        TimingBudget.fromSettings(deployedWith::get), clients);
+  }
+
+  private static String output(Map<String, String> outputs, String key, String stackName) {
+    String value = outputs.get(key);
+    if (value == null) {
+      throw new OpsException("the stack " + stackName + " has no output " + key + ": is it fulfil-order's stack, deployed"
+          + " from this repository?");
+    }
+    return value;
+  }
+
+  private static String required(Map<String, String> env, String name) {
+    String value = env.get(name);
+    if (value == null || value.isBlank()) {
+      throw new OpsException("QUEUE_URL is set, so the local stack is meant, but " + name + " is not: paste every"
+          + " export line ./run-local --serve prints");
+    }
+    return value;
+  }
+
+  private static Optional<URI> endpoint(Map<String, String> env, String name) {
+    return Optional.ofNullable(env.getOrDefault(name, env.get("AWS_ENDPOINT_URL"))).map(URI::create);
+  }
+
+  private static AwsCredentialsProvider credentials(Map<String, String> env) {
+    String key = env.get("AWS_ACCESS_KEY_ID");
+    String secret = env.get("AWS_SECRET_ACCESS_KEY");
+    if (key != null && secret != null && env.get("AWS_SESSION_TOKEN") == null) {
+      return StaticCredentialsProvider.create(AwsBasicCredentials.create(key, secret));
+    }
+    return DefaultCredentialsProvider.builder().build();
+  }
+
+  private static <C, B extends AwsClientBuilder<B, C>> C build(B builder, Region region, AwsCredentialsProvider credentials,
+      Optional<URI> endpoint) {
+    builder.region(region).credentialsProvider(credentials);
+    endpoint.ifPresent(builder::endpointOverride);
+    if (builder instanceof software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder<?, ?> sync) {
+      sync.httpClientBuilder(UrlConnectionHttpClient.builder());
+    }
+    return builder.build();
+  }
+
+  @Override
+  public void close() {
+    aws.sqs().close();
+    aws.dynamoDb().close();
+    aws.secrets().close();
+    aws.lambda().ifPresent(LambdaClient::close);
+    aws.logs().ifPresent(CloudWatchLogsClient::close);
+    aws.cloudWatch().ifPresent(CloudWatchClient::close);
+    aws.sns().ifPresent(SnsClient::close);
+  }
+}

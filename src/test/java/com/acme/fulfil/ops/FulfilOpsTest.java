@@ -1,0 +1,180 @@
+package com.acme.fulfil.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.acme.fulfil.local.aws.AwsBackend;
+import com.acme.fulfil.sim.Reaction;
+import com.acme.fulfil.system.backend.OnSelectedBackend;
+import com.acme.fulfil.system.harness.Await;
+import com.acme.fulfil.system.harness.Figures;
+import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
+import com.acme.fulfil.system.harness.Orders;
+import com.acme.fulfil.timing.TimingBudget;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * On-call's command against a running local deployment of the packaged function, with the variables
+ * {@code ./run-local --serve} prints: from the alarm to the redrive, as docs/runbook.md's DLQ page
+ * goes, judged by what the partner booked and what the queues hold; and the drift check catching a
+ * visibility timeout changed by hand.
+ */
+@OnSelectedBackend
+class FulfilOpsTest {
+  /** Default timing at 1/150: a 2 s function, 12 s visibility, so everything settles in seconds. */
+  private static final int TIME_SCALE = 150;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @AutoClose
+  private static FulfilOrderUnderTest fulfil;
+  private static Map<String, String> env;
+
+  @BeforeAll
+  static void deploy(AwsBackend backend) {
+    fulfil = FulfilOrderUnderTest.on(backend, "ops").budget(TimingBudget.defaults().scaledDown(TIME_SCALE)).start();
+    env = fulfil.runbookEnvironment(TIME_SCALE).variables();
+  }
+
+  @Test
+  void fromTheDlqAlarmToTheRedriveNothingIsBookedTwiceAndNothingIsLost(@TempDir Path archive) throws Exception {
+    Duration settles = Duration.ofSeconds(60);
+    String booked = Orders.newId("ORD-OPS-BOOKED");
+    String rejected = Orders.newId("ORD-OPS-422");
+    String exhausted = Orders.newId("ORD-OPS-EXHAUSTED");
+    fulfil.partner().script().forOrder(rejected, Reaction.addressRejected());
+    String bookedMessage = fulfil.send(Orders.body(booked));
+    String rejectedMessage = fulfil.send(Orders.body(rejected));
+    String invalidMessage = fulfil.send("{\"order_id\":\"ORD-OPS-INVALID\",\"service\":\"teleport\"}");
+    fulfil.awaitDeleted(List.of(bookedMessage), settles);
+    fulfil.awaitDeadLettered(List.of(rejectedMessage, invalidMessage), settles);
+    // What the redrive policy leaves after five failed receives: the message as it was sent, nothing added.
+    String dlqUrl = env.get("DLQ_URL");
+    String exhaustedMessage = fulfil.sqs().sendMessage(r -> r.queueUrl(dlqUrl).messageBody(Orders.body(exhausted))).messageId();
+    String bookedCopy = fulfil.sqs().sendMessage(r -> r.queueUrl(dlqUrl).messageBody(Orders.body(booked))).messageId();
+
+    JsonNode story = json("order", booked);
+    assertThat(story.path("record").path("status").asText()).isEqualTo("COMPLETED");
+    // At 1/150 a try may find too little of its 2 s left to start a booking and leave it to the next.
+    assertThat(story.path("record").path("tries").asInt()).as(story.toString()).isPositive();
+    assertThat(story.path("record").path("last_outcome").asText()).isEqualTo("booked");
+    assertThat(story.path("partner_bookings")).hasSize(1);
+    assertThat(story.path("verdict").asText()).isEqualTo("booked once");
+    assertThat(text("order", rejected)).contains("last outcome: partner_rejected").contains("422")
+        .contains("no booking for this order").contains("not booked");
+
+    JsonNode dlq = json("dlq");
+    assertThat(dlq.path("messages").asInt()).isEqualTo(4);
+    Map<String, JsonNode> byMessage = new java.util.HashMap<>();
+    dlq.path("dead_letters").forEach(letter -> byMessage.put(letter.path("message_id").asText(), letter));
+    assertThat(byMessage.get(exhaustedMessage).path("failure_class").asText()).isEqualTo("receives_exhausted");
+    assertThat(byMessage.get(exhaustedMessage).path("action").asText()).isEqualTo("redrive");
+    assertThat(byMessage.get(bookedCopy).path("order_booked").asBoolean()).isTrue();
+    assertThat(byMessage.get(bookedCopy).path("action").asText()).isEqualTo("drop");
+    List<String> droppable = StreamSupport.stream(dlq.path("dead_letters").spliterator(), false)
+        .filter(letter -> letter.path("action").asText().equals("drop"))
+        .map(letter -> letter.path("message_id").asText()).toList();
+    assertThat(droppable).hasSize(3);
+    JsonNode rejectedLetter = StreamSupport.stream(dlq.path("dead_letters").spliterator(), false)
+        .filter(letter -> rejected.equals(letter.path("order_id").asText())).findFirst().orElseThrow();
+    assertThat(rejectedLetter.path("failure_class").asText()).isEqualTo("partner_rejected");
+    assertThat(rejectedLetter.path("reason").asText()).contains("422");
+    assertThat(rejectedLetter.path("seconds_left").asLong()).isPositive();
+
+    Run dryRun = run("redrive");
+    assertThat(dryRun.exitCode()).isZero();
+    assertThat(dryRun.out()).contains("1 to redrive, 3 to drop first").contains("dry run: nothing moved");
+    assertThat(run("redrive", "--go").exitCode()).as("refused while there is something to drop").isEqualTo(1);
+
+    List<String> dropArgs = new ArrayList<>(List.of("drop", "--archive", archive.toString()));
+    dropArgs.addAll(droppable);
+    Run drop = run(dropArgs.toArray(String[]::new));
+    assertThat(drop.exitCode()).isZero();
+    for (String id : droppable) {
+      assertThat(JSON.readTree(Files.readString(archive.resolve(id + ".json"))).path("body").asText()).isNotBlank();
+    }
+    assertThat(json("dlq").path("messages").asInt()).isEqualTo(1);
+
+    Run redrive = run("redrive", "--go", "--rate", "10");
+    assertThat(redrive.exitCode()).as(redrive.err()).isZero();
+    fulfil.partner().awaitBookings(exhausted, 1, settles);
+    Await.until(settles, () -> fulfil.deadLetters().messages().isEmpty());
+    assertThat(fulfil.partner().bookingsFor(exhausted)).hasSize(1);
+    assertThat(fulfil.partner().bookingsFor(booked)).as("the booked order's copy was dropped, not booked").hasSize(1);
+    assertThat(fulfil.partner().bookingsFor(rejected)).isEmpty();
+    Figures.print("ops drill: 4 dead letters read, 3 dropped to %s, 1 redriven and booked once", archive);
+  }
+
+  @Test
+  void checkFindsTheVisibilityTimeoutSomeoneSetBackTo30Seconds() throws Exception {
+    Run clean = run("check");
+    assertThat(clean.exitCode()).as(clean.out()).isZero();
+    assertThat(clean.out()).contains("no drift found");
+
+    String queueUrl = env.get("QUEUE_URL");
+    fulfil.sqs().setQueueAttributes(r -> r.queueUrl(queueUrl).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "30")));
+    try {
+      Run drifted = run("check");
+      assertThat(drifted.exitCode()).isEqualTo(1);
+      assertThat(drifted.out()).contains("orders-to-fulfil's visibility timeout is 30 s, the budget says 12 s");
+      assertThat(json("check").path("findings")).hasSize(1);
+    } finally {
+      fulfil.sqs().setQueueAttributes(r -> r.queueUrl(queueUrl).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "12")));
+    }
+  }
+
+  @Test
+  void aStackThatIsNotThereOrACommandThatIsWrongIsSaidInOneSentence() throws Exception {
+    Run noRegion = new Run(Map.of(), "check");
+    assertThat(noRegion.exitCode()).isEqualTo(2);
+    assertThat(noRegion.err()).contains("no AWS region");
+    Run missingVariable = new Run(Map.of("QUEUE_URL", "http://127.0.0.1:1/q"), "dlq");
+    assertThat(missingVariable.err()).contains("DLQ_URL is not");
+    assertThat(run("order").err()).contains("order takes one ORDER_ID");
+    assertThat(run("redrive", "--rate", "0").err()).contains("--rate takes messages a second from 1 to 500");
+  }
+
+  private static JsonNode json(String... args) throws Exception {
+    List<String> withJson = new ArrayList<>(List.of(args));
+    withJson.add("--json");
+    Run run = run(withJson.toArray(String[]::new));
+    return JSON.readTree(run.out());
+  }
+
+  private static String text(String... args) throws Exception {
+    return run(args).out();
+  }
+
+  private static Run run(String... args) throws Exception {
+    return new Run(env, args);
+  }
+
+  /** One run of the command, in this JVM, with its own output streams. */
+  private record Run(int exitCode, String out, String err) {
+    Run(Map<String, String> environment, String... args) throws InterruptedException {
+      this(new ByteArrayOutputStream(), new ByteArrayOutputStream(), environment, args);
+    }
+
+    private Run(ByteArrayOutputStream out, ByteArrayOutputStream err, Map<String, String> environment, String... args)
+        throws InterruptedException {
+      this(FulfilOps.run(args, environment, new PrintStream(out, true, StandardCharsets.UTF_8),
+          new PrintStream(err, true, StandardCharsets.UTF_8), Clock.systemUTC()), out.toString(StandardCharsets.UTF_8),
+          err.toString(StandardCharsets.UTF_8));
+    }
+  }
+}
