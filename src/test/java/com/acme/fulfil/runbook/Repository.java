@@ -93,9 +93,15 @@ final class Repository {
     return matches("infra/src/main/java/com/acme/fulfil/infra/FulfilOrderStack.java", "output\\(\"(\\w+)\"");
   }
 
-  /** The alarms FulfilOrderAlarms raises. */
+  /** The alarms FulfilOrderAlarms raises, by the names timing's AlarmNames gives them. */
   Set<String> alarmNames() {
-    return matches("infra/src/main/java/com/acme/fulfil/infra/FulfilOrderAlarms.java", "raise\\(\"([\\w-]+)\"");
+    Set<String> raised = matches("infra/src/main/java/com/acme/fulfil/infra/FulfilOrderAlarms.java", "raise\\(AlarmNames\\.(\\w+),");
+    Set<String> names = new java.util.TreeSet<>();
+    for (String constant : raised) {
+      names.addAll(matches("timing/src/main/java/com/acme/fulfil/timing/AlarmNames.java",
+          "public static final String " + constant + " = \"([^\"]+)\";"));
+    }
+    return names;
   }
 
   private static String constantValue(String code, String name, Path source) {

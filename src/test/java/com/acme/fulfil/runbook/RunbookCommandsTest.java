@@ -115,7 +115,8 @@ class RunbookCommandsTest {
   Stream<DynamicTest> everyCommandRunsAgainstTheLocalStackOrIsAcceptedByTheAwsCli() {
     Map<String, SectionScenario> scenarios = Map.of(
         "Before you start", new SectionScenario(() -> { }, this::arnsAreTheQueues),
-        "The DLQ alarm", new SectionScenario(this::twoOrdersFailIntoTheDlq, this::poisonArchivedAndDroppedRejectedOrderMovedBack),
+        "The DLQ alarm:", new SectionScenario(this::twoOrdersFailIntoTheDlq, this::poisonArchivedToItsFileAndRejectedOrderMovedBack),
+        "The DLQ by hand", new SectionScenario(this::twoOrdersFailIntoTheDlq, this::poisonArchivedAndDroppedRejectedOrderMovedBack),
         "Partner API key rotation", new SectionScenario(this::partnerCutsOverToANewKey, this::secretHoldsTheNewKey),
         "Practise on the local stack", new SectionScenario(this::noteTheQueueDepth, this::drillSentItsThreeMessages));
     scenarios.keySet().forEach(runbook::section);
@@ -146,6 +147,8 @@ class RunbookCommandsTest {
    * investigates and redrives the refused order and drops the poison message.
    */
   private void twoOrdersFailIntoTheDlq() {
+    // Section 11's drill, run before section 14, leaves its orders in the queue: start from a quiet one.
+    sqs.purgeQueue(r -> r.queueUrl(queues.source().url()));
     String poison = sqs.sendMessage(r -> r.queueUrl(queues.source().url()).messageBody(POISON_BODY)).messageId();
     String rejected = sqs.sendMessage(r -> r.queueUrl(queues.source().url()).messageBody(REJECTED_BODY)).messageId();
     for (int receives = 0; receives < 20 && QueueDepth.of(sqs, deadLetters()).total() < 2; receives++) {
@@ -177,6 +180,23 @@ class RunbookCommandsTest {
     JsonNode archived = new ObjectMapper().readTree(archive.getFirst());
     assertThat(archived.path("MessageId").asText()).isEqualTo(readerChoices.get("DROP_MESSAGE_ID"));
     assertThat(archived.path("Body").asText()).isEqualTo(POISON_BODY);
+  }
+
+  /**
+   * Section 2 with {@code ./fulfil-ops}: the poison message archived whole to its own file and gone,
+   * the refused order back in orders-to-fulfil.
+   */
+  private void poisonArchivedToItsFileAndRejectedOrderMovedBack() throws IOException, InterruptedException {
+    for (int waited = 0; waited < 50 && QueueDepth.of(sqs, queues.source()).total() == 0; waited++) {
+      Thread.sleep(200);
+    }
+    assertThat(QueueDepth.of(sqs, deadLetters()).total()).as("messages left in the DLQ").isZero();
+    List<String> bodies = sqs.receiveMessage(r -> r.queueUrl(queues.source().url()).maxNumberOfMessages(10).visibilityTimeout(0))
+        .messages().stream().map(Message::body).toList();
+    assertThat(bodies).as("orders-to-fulfil after the redrive").containsExactly(REJECTED_BODY);
+    JsonNode archived = new ObjectMapper().readTree(
+        workingDirectory.resolve("dlq-archive").resolve(readerChoices.get("DROP_MESSAGE_ID") + ".json").toFile());
+    assertThat(archived.path("body").asText()).isEqualTo(POISON_BODY);
   }
 
   /** The partner's side of a rotation: the new key works, and the reader has written it into partner-key.txt. */

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -73,6 +74,13 @@ final class RunbookRunner {
     environment.put("AWS_PAGER", "");
     environment.put("AWS_ENDPOINT_URL", "http://127.0.0.1:" + closedLoopbackPort());
     this.shell = new RunbookShell(workingDirectory, environment);
+    // The runbook runs ./fulfil-ops from the repository's root; here the shell works in a scratch directory.
+    try {
+      Files.createSymbolicLink(workingDirectory.resolve("fulfil-ops"),
+          Repository.containingThisTest().root().resolve("fulfil-ops"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**
