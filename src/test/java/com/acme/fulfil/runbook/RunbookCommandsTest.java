@@ -167,13 +167,7 @@ class RunbookCommandsTest {
    * receive, so removing that check fails this too.
    */
   private void poisonArchivedAndDroppedRejectedOrderMovedBack() throws IOException, InterruptedException {
-    for (int waited = 0; waited < 50 && QueueDepth.of(sqs, queues.source()).total() == 0; waited++) {
-      Thread.sleep(200);
-    }
-    assertThat(QueueDepth.of(sqs, deadLetters()).total()).as("messages left in the DLQ").isZero();
-    List<String> bodies = sqs.receiveMessage(r -> r.queueUrl(queues.source().url()).maxNumberOfMessages(10).visibilityTimeout(0))
-        .messages().stream().map(Message::body).toList();
-    assertThat(bodies).as("orders-to-fulfil after the redrive").containsExactly(REJECTED_BODY);
+    dlqEmptyAndTheRejectedOrderBackInTheQueue();
 
     List<String> archive = Files.readAllLines(workingDirectory.resolve("dlq-archive.jsonl"));
     assertThat(archive).hasSize(1);
@@ -187,6 +181,13 @@ class RunbookCommandsTest {
    * the refused order back in orders-to-fulfil.
    */
   private void poisonArchivedToItsFileAndRejectedOrderMovedBack() throws IOException, InterruptedException {
+    dlqEmptyAndTheRejectedOrderBackInTheQueue();
+    JsonNode archived = new ObjectMapper().readTree(
+        workingDirectory.resolve("dlq-archive").resolve(readerChoices.get("DROP_MESSAGE_ID") + ".json").toFile());
+    assertThat(archived.path("body").asText()).isEqualTo(POISON_BODY);
+  }
+
+  private void dlqEmptyAndTheRejectedOrderBackInTheQueue() throws InterruptedException {
     for (int waited = 0; waited < 50 && QueueDepth.of(sqs, queues.source()).total() == 0; waited++) {
       Thread.sleep(200);
     }
@@ -194,9 +195,6 @@ class RunbookCommandsTest {
     List<String> bodies = sqs.receiveMessage(r -> r.queueUrl(queues.source().url()).maxNumberOfMessages(10).visibilityTimeout(0))
         .messages().stream().map(Message::body).toList();
     assertThat(bodies).as("orders-to-fulfil after the redrive").containsExactly(REJECTED_BODY);
-    JsonNode archived = new ObjectMapper().readTree(
-        workingDirectory.resolve("dlq-archive").resolve(readerChoices.get("DROP_MESSAGE_ID") + ".json").toFile());
-    assertThat(archived.path("body").asText()).isEqualTo(POISON_BODY);
   }
 
   /** The partner's side of a rotation: the new key works, and the reader has written it into partner-key.txt. */
