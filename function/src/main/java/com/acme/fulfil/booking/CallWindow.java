@@ -1,6 +1,7 @@
 package com.acme.fulfil.booking;
 
 import com.acme.fulfil.partner.Deadline;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.LongSupplier;
@@ -12,12 +13,15 @@ import java.util.function.LongSupplier;
  * booking cut short is an unknown outcome that costs a retry and a lookup.
  */
 public final class CallWindow {
+  private final Clock clock;
   private final LongSupplier remainingMillis;
   private final Duration margin;
   private final Duration partnerWorstCase;
   private final Duration lookupTimeout;
 
-  public CallWindow(LongSupplier remainingMillis, Duration margin, Duration partnerWorstCase, Duration lookupTimeout) {
+  public CallWindow(Clock clock, LongSupplier remainingMillis, Duration margin, Duration partnerWorstCase,
+      Duration lookupTimeout) {
+    this.clock = clock;
     this.remainingMillis = remainingMillis;
     this.margin = margin;
     this.partnerWorstCase = partnerWorstCase;
@@ -26,7 +30,7 @@ public final class CallWindow {
 
   /** When the invocation ends (its timeout), as far as this moment can tell. */
   public Instant invocationEnd() {
-    return Instant.now().plusMillis(remainingMillis.getAsLong());
+    return clock.instant().plusMillis(remainingMillis.getAsLong());
   }
 
   /** Time the partner may have before the handler must stop waiting. */

@@ -1,7 +1,7 @@
 package com.acme.fulfil.booking;
 
 import com.acme.fulfil.observability.FulfilmentMetrics;
-import com.acme.fulfil.partner.PartnerClient;
+import com.acme.fulfil.partner.PartnerApi;
 import com.acme.fulfil.partner.PartnerOutcomeUnknownException;
 import com.acme.fulfil.partner.PartnerRejectedException;
 import com.acme.fulfil.partner.Shipment;
@@ -22,10 +22,10 @@ public final class OnceOnlyBooking {
   private static final Logger LOG = LoggerFactory.getLogger(OnceOnlyBooking.class);
 
   private final OrderRecords records;
-  private final PartnerClient partner;
+  private final PartnerApi partner;
   private final FulfilmentMetrics metrics;
 
-  public OnceOnlyBooking(OrderRecords records, PartnerClient partner, FulfilmentMetrics metrics) {
+  public OnceOnlyBooking(OrderRecords records, PartnerApi partner, FulfilmentMetrics metrics) {
     this.records = records;
     this.partner = partner;
     this.metrics = metrics;

@@ -9,6 +9,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import java.time.Clock;
 import java.util.Map;
 
 /**
@@ -49,7 +50,7 @@ public final class FulfilOrderHandler implements RequestHandler<SQSEvent, SQSBat
 
   @Override
   public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-    CallWindow window = new CallWindow(context::getRemainingTimeInMillis, config.partnerDeadlineMargin(),
+    CallWindow window = new CallWindow(Clock.systemUTC(), context::getRemainingTimeInMillis, config.partnerDeadlineMargin(),
         config.partnerWorstCase(), config.partnerLookupTimeout());
     try (FunctionLogging.InvocationScope scope = logging.invocation(context)) {
       return batch.process(event.getRecords(), window);

@@ -26,7 +26,7 @@ import okhttp3.Response;
  * The partner API v1 (docs/partner-api.md): book a shipment, look bookings up. Knows HTTP and the key;
  * what each answer means is {@link PartnerAnswers}'; knows nothing of SQS or idempotency.
  */
-public final class PartnerClient {
+public final class PartnerClient implements PartnerApi {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
   private static final String API_KEY = "X-Api-Key";
   private static final String REQUEST_ID = "X-Request-Id";
@@ -63,7 +63,7 @@ public final class PartnerClient {
         .build();
   }
 
-  /** {@code POST /v1/shipments}: books one more courier, whatever was booked before. */
+  @Override
   public Shipment book(ShipmentRequest request, String requestId, Deadline deadline) {
     byte[] body;
     try {
@@ -76,7 +76,7 @@ public final class PartnerClient {
     return answers.booking(request.orderId(), answer.status(), answer.body(), answer.retryAfter(), answer.sentAt());
   }
 
-  /** {@code GET /v1/shipments?order_id=}: every booking of the order, oldest first. */
+  @Override
   public List<Shipment> lookup(String orderId, String requestId, Deadline deadline) {
     HttpUrl url = shipments.newBuilder().addQueryParameter("order_id", orderId).build();
     Answer answer = exchange(() -> new Request.Builder().url(url).get(), requestId, deadline, false);

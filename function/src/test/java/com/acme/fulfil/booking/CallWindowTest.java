@@ -3,13 +3,14 @@ package com.acme.fulfil.booking;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class CallWindowTest {
   private final AtomicLong remainingMillis = new AtomicLong(300_000);
-  private final CallWindow window = new CallWindow(remainingMillis::get, Duration.ofSeconds(10),
+  private final CallWindow window = new CallWindow(Clock.systemUTC(), remainingMillis::get, Duration.ofSeconds(10),
       Duration.ofSeconds(280), Duration.ofSeconds(5));
 
   @Test

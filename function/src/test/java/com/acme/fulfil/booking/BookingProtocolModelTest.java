@@ -1,0 +1,419 @@
+package com.acme.fulfil.booking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.acme.fulfil.booking.OrderRecordsTest.SettableClock;
+import com.acme.fulfil.fulfilment.OrderFulfilment;
+import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.acme.fulfil.observability.FulfilmentMetrics;
+import com.acme.fulfil.order.OrderParser;
+import com.acme.fulfil.partner.ScriptedPartner;
+import com.acme.fulfil.partner.Shipment;
+import com.amazonaws.services.dynamodbv2.local.embedded.DynamoDBEmbedded;
+import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+import software.amazon.lambda.powertools.metrics.MetricsBuilder;
+
+/**
+ * The booking protocol, model-checked: for one order, two tries (the second an SQS duplicate of the
+ * same message or a producer's copy) run the real {@link OrderFulfilment} against the real
+ * {@link OrderRecords} in DynamoDB Local and a {@link ScriptedPartner}, and every way they can go is
+ * explored, one run per way: which try takes its next step at each step (every DynamoDB call, every
+ * partner call and its answer), a try killed at any step (as Lambda kills at the timeout: nothing
+ * after that point happens, its message is not deleted), every answer the partner's contract allows to
+ * each booking request, a lookup that fails, and a booking that lands after its caller gave up at any
+ * moment up to the contract's maximum. Afterwards the queue goes on delivering what is left (after
+ * the visibility timeout, the partner healthy again) until every message is settled.
+ *
+ * <p>Invariants: at most one booking per order; every order ends booked once, or rejected for good
+ * with nothing booked, and no message is lost; every message deleted as done carries the order's one
+ * booking.
+ */
+class BookingProtocolModelTest {
+  private static final String TABLE = "fulfil-order-idempotency";
+  private static final Duration FUNCTION_TIMEOUT = Duration.ofSeconds(2);
+  private static final Duration CONTRACT_MAXIMUM = Duration.ofSeconds(1);
+  private static final Duration HOLD = CONTRACT_MAXIMUM.plusMillis(100);
+  private static final Duration VISIBILITY = FUNCTION_TIMEOUT.multipliedBy(6);
+  private static final int MAX_RECEIVES = 5;
+
+  private static AmazonDynamoDBLocal dynamoDbLocal;
+  private static DynamoDbClient dynamoDb;
+
+  @BeforeAll
+  static void createTable() {
+    dynamoDbLocal = DynamoDBEmbedded.create();
+    dynamoDb = dynamoDbLocal.dynamoDbClient();
+    dynamoDb.createTable(t -> t.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
+        .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH))
+        .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S)));
+  }
+
+  @AfterAll
+  static void stop() {
+    dynamoDbLocal.shutdownNow();
+  }
+
+  @Test
+  void noInterleavingCrashOrPartnerAnswerBooksAnOrderTwiceOrLosesIt() throws Exception {
+    Choices choices = new Choices();
+    Map<String, Integer> endings = new TreeMap<>();
+    int runs = 0;
+    long started = System.nanoTime();
+    do {
+      Run run = new Run(choices, runs);
+      String ending = run.play();
+      endings.merge(ending, 1, Integer::sum);
+      runs++;
+    } while (choices.next());
+    System.out.printf("[figures] booking protocol model: %,d runs explored in %.0f s; endings %s%n", runs,
+        (System.nanoTime() - started) / 1e9, endings);
+    assertThat(runs).as("the exploration reached the partner's every answer").isGreaterThan(1_000);
+    assertThat(endings).containsKeys("booked once", "rejected, nothing booked");
+  }
+
+  /** One way for things to go: the model checker's choices, replayed, then one new way at the end. */
+  private static final class Run {
+    private final Choices choices;
+    private final String orderId;
+    private final SettableClock clock = new SettableClock(Instant.parse("2026-11-25T03:00:00Z"));
+    private final Interleaving interleaving;
+    private final ScriptedPartner partner;
+    private final OrderFulfilment fulfilment;
+    private final List<String> trace = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    Run(Choices choices, int number) {
+      this.choices = choices;
+      this.orderId = "ORD-MODEL-" + number + "-" + System.nanoTime();
+      this.interleaving = new Interleaving(choices, trace);
+      this.partner = new ScriptedPartner(new ScriptedPartner.Script() {
+        @Override
+        public int choose(String what, List<String> options) {
+          int chosen = choices.choose(options.size());
+          trace.add(what + ": " + options.get(chosen));
+          return chosen;
+        }
+
+        @Override
+        public void gate(String step) {
+          interleaving.gate(step);
+        }
+
+        @Override
+        public Instant now() {
+          return clock.instant();
+        }
+      }, CONTRACT_MAXIMUM);
+      ObjectMapper json = new ObjectMapper();
+      DynamoDbClient gated = (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(),
+          new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
+            interleaving.gate("DynamoDB " + method.getName());
+            try {
+              return method.invoke(dynamoDb, args);
+            } catch (InvocationTargetException e) {
+              throw e.getCause();
+            }
+          });
+      OrderRecords records = new OrderRecords(gated, TABLE, "fulfil-order", HOLD, Duration.ofDays(21), json, clock);
+      FulfilmentMetrics metrics = new FulfilmentMetrics(MetricsBuilder.builder().withNamespace("Model").withService("model").build());
+      this.fulfilment = new OrderFulfilment(new OrderParser(json),
+          new OnceOnlyBooking(records, partner, metrics), metrics, MAX_RECEIVES);
+    }
+
+    /** Plays the run and checks the invariants; returns how the order ended. */
+    String play() throws InterruptedException {
+      String body = """
+          {"order_id":"%s","placed_at":"2026-11-25T02:59:00Z","service":"standard",
+           "ship_to":{"name":"Model Customer","line1":"1 Model Street","line2":null,"city":"London",
+                      "postcode":"SW1A 1AA","country":"GB"},
+           "parcels":[{"weight_grams":1000}]}""".formatted(orderId);
+      Map<String, Message> messages = new LinkedHashMap<>();
+      messages.put("m1", new Message("m1", body));
+      boolean producerCopy = choices.choose(2) == 1;
+      trace.add(producerCopy ? "second try: the producer's copy" : "second try: SQS delivers the same message again");
+      Message second = producerCopy ? new Message("m2", body) : messages.get("m1");
+      messages.put(second.id, second);
+
+      Instant invocationEnd = clock.instant().plus(FUNCTION_TIMEOUT);
+      List<Delivery> together = List.of(new Delivery("A", messages.get("m1"), invocationEnd),
+          new Delivery("B", second, invocationEnd));
+      interleaving.run(together, this::deliver, partner);
+
+      // The queue goes on: each message not settled comes back after the visibility timeout.
+      partner.heal();
+      for (int round = 0; round < MAX_RECEIVES && messages.values().stream().anyMatch(m -> !m.settled()); round++) {
+        clock.advance(VISIBILITY);
+        partner.landLateBookings();
+        for (Message message : messages.values()) {
+          if (!message.settled()) {
+            deliver(new Delivery("redelivery " + (round + 1) + " of " + message.id, message, clock.instant().plus(FUNCTION_TIMEOUT)));
+          }
+        }
+      }
+      partner.landLateBookings();
+      return judge(messages.values());
+    }
+
+    /** One delivery of a message to the function: its outcome decides what SQS does with the message. */
+    private void deliver(Delivery delivery) {
+      Message message = delivery.message;
+      message.receives++;
+      SQSMessage record = new SQSMessage();
+      record.setMessageId(message.id);
+      record.setBody(message.body);
+      record.setAttributes(Map.of("ApproximateReceiveCount", Integer.toString(message.receives)));
+      CallWindow window = new CallWindow(clock, () -> Duration.between(clock.instant(), delivery.invocationEnd).toMillis(),
+          Duration.ofMillis(200), Duration.ofMillis(1_000), Duration.ofMillis(200));
+      RecordOutcome outcome = fulfilment.fulfil(record, window);
+      // The invocation answers the mapping last: a kill before this leaves the message in the queue.
+      interleaving.gate("answer the mapping");
+      trace.add(delivery.name + " -> " + outcome);
+      switch (outcome) {
+        case RecordOutcome.Done done -> message.doneWith.add(done.booking());
+        case RecordOutcome.Rejected rejected -> message.rejected = true;
+        default -> { }
+      }
+    }
+
+    private String judge(java.util.Collection<Message> messages) {
+      List<Shipment> bookings = partner.bookings();
+      String where = "\n" + String.join("\n", trace);
+      assertThat(bookings).as("bookings of the order" + where).hasSizeLessThanOrEqualTo(1);
+      for (Message message : messages) {
+        assertThat(message.settled()).as("message " + message.id + " settled after the queue went on" + where).isTrue();
+        for (Booking booking : message.doneWith) {
+          assertThat(bookings).as("message " + message.id + " deleted with a booking the partner made" + where)
+              .extracting(Shipment::shipmentId).containsExactly(booking.shipmentId());
+        }
+      }
+      if (bookings.isEmpty()) {
+        assertThat(messages).as("an order with no booking was rejected for good, not lost" + where)
+            .anyMatch(message -> message.rejected);
+        return "rejected, nothing booked";
+      }
+      return "booked once";
+    }
+  }
+
+  private record Delivery(String name, Message message, Instant invocationEnd) {}
+
+  /** A message in orders-to-fulfil: deleted once a delivery is done with it, or sent to the DLQ for good. */
+  private static final class Message {
+    final String id;
+    final String body;
+    final List<Booking> doneWith = new ArrayList<>();
+    boolean rejected;
+    int receives;
+
+    Message(String id, String body) {
+      this.id = id;
+      this.body = body;
+    }
+
+    boolean settled() {
+      return !doneWith.isEmpty() || rejected;
+    }
+  }
+
+  /**
+   * Stateless model checking by replay: a run asks for a choice among {@code count} options; the first
+   * run takes option 0 everywhere, and each later run replays the earlier choices and takes the next
+   * option at the deepest point that has one left, until none has.
+   */
+  static final class Choices {
+    private final List<int[]> path = new ArrayList<>();
+    private int position;
+
+    int choose(int count) {
+      if (position < path.size()) {
+        int[] made = path.get(position++);
+        if (made[1] != count) {
+          throw new IllegalStateException("a replayed run offered " + count + " options where it offered " + made[1]
+              + ": the run is not deterministic");
+        }
+        return made[0];
+      }
+      path.add(new int[] {0, count});
+      position++;
+      return 0;
+    }
+
+    boolean next() {
+      position = 0;
+      while (!path.isEmpty()) {
+        int[] last = path.getLast();
+        if (last[0] + 1 < last[1]) {
+          last[0]++;
+          return true;
+        }
+        path.removeLast();
+      }
+      return false;
+    }
+  }
+
+  /** Thrown at a try's gate to kill it there: an Error, so no catch in the function's code can outlive it. */
+  private static final class Killed extends Error {
+    Killed() {
+      super("killed at its timeout", null, false, false);
+    }
+  }
+
+  /**
+   * Runs tries on threads of their own, one step at a time: a try stops at each gate until the model
+   * checker lets it through (or kills it there); the model checker chooses among the waiting tries.
+   * Gates passed by any other thread (the queue's later deliveries) let it through at once.
+   */
+  private static final class Interleaving {
+    private enum State { RUNNING, WAITING, FINISHED }
+
+    private final Choices choices;
+    private final List<String> trace;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final Map<String, State> states = new LinkedHashMap<>();
+    private final Map<String, String> waitingAt = new LinkedHashMap<>();
+    private final Map<String, Boolean> released = new LinkedHashMap<>();
+    private final Map<String, Boolean> killed = new LinkedHashMap<>();
+    private final ThreadLocal<String> currentTry = new ThreadLocal<>();
+    private boolean killUsed;
+
+    Interleaving(Choices choices, List<String> trace) {
+      this.choices = choices;
+      this.trace = trace;
+    }
+
+    void gate(String step) {
+      String name = currentTry.get();
+      if (name == null) {
+        return;
+      }
+      lock.lock();
+      try {
+        if (killed.get(name)) {
+          throw new Killed();
+        }
+        states.put(name, State.WAITING);
+        waitingAt.put(name, step);
+        changed.signalAll();
+        while (!released.get(name)) {
+          changed.awaitUninterruptibly();
+        }
+        released.put(name, false);
+        states.put(name, State.RUNNING);
+        if (killed.get(name)) {
+          throw new Killed();
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    void run(List<Delivery> deliveries, java.util.function.Consumer<Delivery> deliver, ScriptedPartner partner)
+        throws InterruptedException {
+      List<Thread> threads = new ArrayList<>();
+      for (Delivery delivery : deliveries) {
+        lock.lock();
+        try {
+          states.put(delivery.name(), State.RUNNING);
+          released.put(delivery.name(), false);
+          killed.put(delivery.name(), false);
+        } finally {
+          lock.unlock();
+        }
+        threads.add(Thread.ofPlatform().name("try-" + delivery.name()).start(() -> {
+          currentTry.set(delivery.name());
+          try {
+            deliver.accept(delivery);
+          } catch (Killed k) {
+            trace.add(delivery.name() + " killed");
+          } finally {
+            lock.lock();
+            try {
+              states.put(delivery.name(), State.FINISHED);
+              changed.signalAll();
+            } finally {
+              lock.unlock();
+            }
+          }
+        }));
+        // One at a time up to its first gate, so every run starts the same way.
+        awaitNoneRunning();
+      }
+      while (true) {
+        List<String> waiting;
+        awaitNoneRunning();
+        lock.lock();
+        try {
+          waiting = states.entrySet().stream().filter(e -> e.getValue() == State.WAITING).map(Map.Entry::getKey).toList();
+        } finally {
+          lock.unlock();
+        }
+        if (waiting.isEmpty()) {
+          break;
+        }
+        List<String> options = new ArrayList<>();
+        waiting.forEach(name -> options.add("step " + name + ": " + waitingAt.get(name)));
+        if (!killUsed) {
+          waiting.forEach(name -> options.add("kill " + name + " at " + waitingAt.get(name)));
+        }
+        if (partner.hasLateBooking()) {
+          options.add("the late booking lands");
+        }
+        int chosen = choices.choose(options.size());
+        String option = options.get(chosen);
+        trace.add(option);
+        if (option.equals("the late booking lands")) {
+          partner.landLateBookings();
+          continue;
+        }
+        String name = waiting.get(chosen % waiting.size());
+        lock.lock();
+        try {
+          if (option.startsWith("kill ")) {
+            killed.put(name, true);
+            killUsed = true;
+          }
+          released.put(name, true);
+          states.put(name, State.RUNNING);
+          changed.signalAll();
+        } finally {
+          lock.unlock();
+        }
+      }
+      for (Thread thread : threads) {
+        thread.join();
+      }
+    }
+
+    private void awaitNoneRunning() {
+      lock.lock();
+      try {
+        while (states.containsValue(State.RUNNING)) {
+          changed.awaitUninterruptibly();
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package com.acme.fulfil.partner;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The partner as its contract allows it to behave (docs/partner-api.md), one choice at a time: every
+ * answer a booking request may get, a lookup that fails or answers, and a booking that lands after its
+ * caller gave up, as late as the contract's maximum. Answers go through the function's own
+ * {@link PartnerAnswers}, so what a try concludes from them is what the function concludes. It never
+ * deduplicates: every booking it makes is in {@link #bookings()}.
+ */
+public final class ScriptedPartner implements PartnerApi {
+  /** What the model checker decides and where it may switch to another try. */
+  public interface Script {
+    int choose(String what, List<String> options);
+
+    void gate(String step);
+
+    Instant now();
+  }
+
+  /** Every answer the contract allows a booking request, and whether the partner booked for it. */
+  public enum BookingAnswer {
+    CREATED_201(true), REJECTED_422(false), PROXY_PAGE_400(false), RATE_LIMITED_429(false),
+    SERVER_ERROR_503_NOTHING_BOOKED(false), SERVER_ERROR_503_BOOKED(true), CLOSED_NOTHING_BOOKED(false),
+    CLOSED_BOOKED(true), BOOKED_AFTER_THE_CALLER_GAVE_UP(false);
+
+    final boolean booksNow;
+
+    BookingAnswer(boolean booksNow) {
+      this.booksNow = booksNow;
+    }
+  }
+
+  private static final List<String> LOOKUP_ANSWERS = List.of("200", "503");
+
+  private final Script script;
+  private final Duration contractMaximum;
+  private final PartnerAnswers answers = new PartnerAnswers(new ObjectMapper());
+  private final ObjectMapper json = new ObjectMapper();
+  private final List<Shipment> booked = new ArrayList<>();
+  private final List<Shipment> landingLater = new ArrayList<>();
+  private volatile boolean healthy;
+  private int nextShipment = 1;
+
+  public ScriptedPartner(Script script, Duration contractMaximum) {
+    this.script = script;
+    this.contractMaximum = contractMaximum;
+  }
+
+  /** From now on every request is answered as it should be: 201, lookups 200. */
+  public void heal() {
+    healthy = true;
+  }
+
+  /** Every booking made, landed or still to land. */
+  public synchronized List<Shipment> bookings() {
+    List<Shipment> all = new ArrayList<>(booked);
+    all.addAll(landingLater);
+    return all;
+  }
+
+  public synchronized boolean hasLateBooking() {
+    return !landingLater.isEmpty();
+  }
+
+  /** A booking made after its caller gave up appears now (at the latest, the contract's maximum after its POST). */
+  public synchronized void landLateBookings() {
+    booked.addAll(landingLater);
+    landingLater.clear();
+  }
+
+  public Duration contractMaximum() {
+    return contractMaximum;
+  }
+
+  @Override
+  public Shipment book(ShipmentRequest request, String requestId, Deadline deadline) {
+    script.gate("POST " + requestId.substring(0, 4));
+    Instant sentAt = script.now();
+    BookingAnswer answer = healthy ? BookingAnswer.CREATED_201
+        : BookingAnswer.values()[script.choose("answer to POST", names())];
+    Shipment shipment = null;
+    synchronized (this) {
+      if (answer.booksNow || answer == BookingAnswer.BOOKED_AFTER_THE_CALLER_GAVE_UP) {
+        shipment = new Shipment("SHP-" + nextShipment++, request.orderId(), "Evri", "T", "https://label");
+        (answer.booksNow ? booked : landingLater).add(shipment);
+      }
+    }
+    script.gate("POST " + requestId.substring(0, 4) + " answered " + answer);
+    return switch (answer) {
+      case CREATED_201 -> answers.booking(request.orderId(), 201, write(shipment), null, sentAt);
+      case REJECTED_422 -> answers.booking(request.orderId(), 422, "{\"error\":\"address_rejected\",\"message\":\"no\"}", null, sentAt);
+      case PROXY_PAGE_400 -> answers.booking(request.orderId(), 400, "<html>Bad Request</html>", null, sentAt);
+      case RATE_LIMITED_429 -> answers.booking(request.orderId(), 429, "", "7", sentAt);
+      case SERVER_ERROR_503_NOTHING_BOOKED, SERVER_ERROR_503_BOOKED -> answers.booking(request.orderId(), 503, "", null, sentAt);
+      case CLOSED_NOTHING_BOOKED, CLOSED_BOOKED, BOOKED_AFTER_THE_CALLER_GAVE_UP ->
+          throw new PartnerOutcomeUnknownException("connection closed without an answer", null, sentAt);
+    };
+  }
+
+  @Override
+  public List<Shipment> lookup(String orderId, String requestId, Deadline deadline) {
+    script.gate("GET " + requestId.substring(0, 4));
+    if (!healthy && script.choose("answer to GET", LOOKUP_ANSWERS) == 1) {
+      return answers.lookup(orderId, 503, "");
+    }
+    List<Shipment> own;
+    synchronized (this) {
+      own = booked.stream().filter(s -> s.orderId().equals(orderId)).toList();
+    }
+    return answers.lookup(orderId, 200, "{\"shipments\":" + write(own) + "}");
+  }
+
+  private static List<String> names() {
+    return java.util.Arrays.stream(BookingAnswer.values()).map(Enum::name).toList();
+  }
+
+  private String write(Object value) {
+    try {
+      return json.writeValueAsString(value);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
