@@ -105,9 +105,13 @@ final class BenchmarkStack implements AutoCloseable {
     return partner;
   }
 
-  /** The function's whole environment, as the CDK stack would write it, pointing at this process. */
+  /**
+   * The function's whole environment, as the CDK stack would write it and Lambda would add to it,
+   * pointing at this process.
+   */
   Map<String, String> functionEnvironment() {
     Map<String, String> env = new HashMap<>(aws.connection().functionEnvironment());
+    env.put("AWS_LAMBDA_FUNCTION_NAME", "fulfil-order");
     env.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, TABLE);
     env.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
     env.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, SECRET);

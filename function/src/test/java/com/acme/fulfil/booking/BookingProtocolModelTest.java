@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,11 +58,16 @@ class BookingProtocolModelTest {
   private static final Duration VISIBILITY = FUNCTION_TIMEOUT.multipliedBy(6);
   private static final int MAX_RECEIVES = 5;
 
+  private static final Logger FUNCTION_LOGS = Logger.getLogger("com.acme.fulfil");
   private static AmazonDynamoDBLocal dynamoDbLocal;
   private static DynamoDbClient dynamoDb;
+  private static Level functionLogLevel;
 
   @BeforeAll
   static void createTable() {
+    // Thousands of runs, every outcome logged: the invariants speak for them.
+    functionLogLevel = FUNCTION_LOGS.getLevel();
+    FUNCTION_LOGS.setLevel(Level.OFF);
     dynamoDbLocal = DynamoDBEmbedded.create();
     dynamoDb = dynamoDbLocal.dynamoDbClient();
     dynamoDb.createTable(t -> t.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
@@ -70,6 +77,7 @@ class BookingProtocolModelTest {
 
   @AfterAll
   static void stop() {
+    FUNCTION_LOGS.setLevel(functionLogLevel);
     dynamoDbLocal.shutdownNow();
   }
 
