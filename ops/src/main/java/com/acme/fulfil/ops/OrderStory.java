@@ -45,7 +45,8 @@ final class OrderStory {
     ObjectNode out = json.createObjectNode().put("order_id", orderId);
     lines.add("order " + orderId + " (" + stack.description() + ")");
     record.ifPresentOrElse(r -> describe(r, now, lines, out.putObject("record")), () -> {
-      lines.add("  record   none: no try has claimed this order (never delivered, or invalid before its id could be read)");
+      lines.add("  record   none: no try has claimed this order (not delivered yet, or its message is not a valid order:"
+          + " ./fulfil-ops dlq shows why)");
       out.putNull("record");
     });
     ArrayNode bookings = out.putArray("partner_bookings");
