@@ -1,7 +1,14 @@
 # Sourced by ./run-local, ./fulfil-ops, ./benchmarks/run and .ci/run: finds a JDK 21 or newer and
 # sets JAVA_HOME to it, and the JVM flags those tools run with (JVM_FLAGS; MAVEN_OPTS for JDK 24+).
 
-java_major() { "$1/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}'; }
+# The JDK's release file says its version without starting a JVM (each start costs a few hundred ms).
+java_major() {
+  if [ -f "$1/release" ]; then
+    sed -n 's/^JAVA_VERSION="\(1\.\)\{0,1\}\([0-9]*\).*/\2/p' "$1/release"
+  else
+    "$1/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}'
+  fi
+}
 
 # JAVA_HOME if it is new enough, else the java on PATH, else any JDK in the usual places.
 find_jdk() {
