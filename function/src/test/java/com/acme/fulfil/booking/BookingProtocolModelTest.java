@@ -42,9 +42,11 @@ import software.amazon.lambda.powertools.metrics.MetricsBuilder;
  * explored, one run per way: which try takes its next step at each step (every DynamoDB call, every
  * partner call and its answer), a try killed at any step (as Lambda kills at the timeout: nothing
  * after that point happens, its message is not deleted), every answer the partner's contract allows to
- * each booking request, a lookup that fails, and a booking that lands after its caller gave up at any
- * moment up to the contract's maximum. Afterwards the queue goes on delivering what is left (after
- * the visibility timeout, the partner healthy again) until every message is settled.
+ * each booking request (a 401 sent again with the key re-read), a lookup that fails or lists another
+ * order's shipment too, and a booking that lands after its caller gave up at any moment up to the
+ * contract's maximum. Afterwards the queue goes on delivering what is left (after the visibility
+ * timeout, the partner healthy again) until every message is settled. Three tries of one order walk
+ * the same choices at random.
  *
  * <p>Invariants: at most one booking per order; every order ends booked once, or rejected for good
  * with nothing booked, and no message is lost; every message deleted as done carries the order's one
@@ -57,6 +59,8 @@ class BookingProtocolModelTest {
   private static final Duration HOLD = CONTRACT_MAXIMUM.plusMillis(100);
   private static final Duration VISIBILITY = FUNCTION_TIMEOUT.multipliedBy(6);
   private static final int MAX_RECEIVES = 5;
+  private static final int THREE_TRIES_RUNS = 3_000;
+  private static final long THREE_TRIES_SEED = 20261125;
 
   private static final Logger FUNCTION_LOGS = Logger.getLogger("com.acme.fulfil");
   private static AmazonDynamoDBLocal dynamoDbLocal;
@@ -83,25 +87,38 @@ class BookingProtocolModelTest {
 
   @Test
   void noInterleavingCrashOrPartnerAnswerBooksAnOrderTwiceOrLosesIt() throws Exception {
-    Choices choices = new Choices();
+    Exhaustive choices = new Exhaustive();
     Map<String, Integer> endings = new TreeMap<>();
     int runs = 0;
     long started = System.nanoTime();
     do {
-      Run run = new Run(choices, runs);
-      String ending = run.play();
-      endings.merge(ending, 1, Integer::sum);
+      endings.merge(new Run(choices, runs, 2).play(), 1, Integer::sum);
       runs++;
     } while (choices.next());
-    System.out.printf("[figures] booking protocol model: %,d runs explored in %.0f s; endings %s%n", runs,
+    System.out.printf("[figures] booking protocol model, two tries, every way: %,d runs in %.0f s; endings %s%n", runs,
         (System.nanoTime() - started) / 1e9, endings);
-    assertThat(runs).as("the exploration reached the partner's every answer").isGreaterThan(1_000);
+    assertThat(runs).as("the exploration reached the partner's every answer").isGreaterThan(10_000);
+    assertThat(endings).containsKeys("booked once", "rejected, nothing booked");
+  }
+
+  @Test
+  void threeTriesAtRandomWaysNeverBookAnOrderTwiceOrLoseIt() throws Exception {
+    // Three tries at every interleaving are far too many ways to walk; random walks through the same
+    // choices (a fixed seed, so a failure replays) reach kills, answers and late bookings among three.
+    Map<String, Integer> endings = new TreeMap<>();
+    long started = System.nanoTime();
+    for (int run = 0; run < THREE_TRIES_RUNS; run++) {
+      endings.merge(new Run(new AtRandom(THREE_TRIES_SEED + run), run, 3).play(), 1, Integer::sum);
+    }
+    System.out.printf("[figures] booking protocol model, three tries, at random (seed %d): %,d runs in %.0f s; endings %s%n",
+        THREE_TRIES_SEED, THREE_TRIES_RUNS, (System.nanoTime() - started) / 1e9, endings);
     assertThat(endings).containsKeys("booked once", "rejected, nothing booked");
   }
 
   /** One way for things to go: the model checker's choices, replayed, then one new way at the end. */
   private static final class Run {
-    private final Choices choices;
+    private final Chooser choices;
+    private final int tries;
     private final String orderId;
     private final SettableClock clock = new SettableClock(Instant.parse("2026-11-25T03:00:00Z"));
     private final Interleaving interleaving;
@@ -109,8 +126,9 @@ class BookingProtocolModelTest {
     private final OrderFulfilment fulfilment;
     private final List<String> trace = java.util.Collections.synchronizedList(new ArrayList<>());
 
-    Run(Choices choices, int number) {
+    Run(Chooser choices, int number, int tries) {
       this.choices = choices;
+      this.tries = tries;
       this.orderId = "ORD-MODEL-" + number + "-" + System.nanoTime();
       this.interleaving = new Interleaving(choices, trace);
       this.partner = new ScriptedPartner(new ScriptedPartner.Script() {
@@ -162,8 +180,15 @@ class BookingProtocolModelTest {
       messages.put(second.id, second);
 
       Instant invocationEnd = clock.instant().plus(FUNCTION_TIMEOUT);
-      List<Delivery> together = List.of(new Delivery("A", messages.get("m1"), invocationEnd),
-          new Delivery("B", second, invocationEnd));
+      List<Delivery> together = new ArrayList<>(List.of(new Delivery("A", messages.get("m1"), invocationEnd),
+          new Delivery("B", second, invocationEnd)));
+      if (tries == 3) {
+        boolean copy = choices.choose(2) == 1;
+        trace.add(copy ? "third try: another producer's copy" : "third try: SQS delivers the first message again");
+        Message third = copy ? new Message("m3", body) : messages.get("m1");
+        messages.put(third.id, third);
+        together.add(new Delivery("C", third, invocationEnd));
+      }
       interleaving.run(together, this::deliver, partner);
 
       // The queue goes on: each message not settled comes back after the visibility timeout.
@@ -242,16 +267,36 @@ class BookingProtocolModelTest {
     }
   }
 
+  /** Where a run goes at each point it could go several ways. */
+  private interface Chooser {
+    int choose(int count);
+  }
+
+  /** A random walk through the choices, the same one for the same seed. */
+  private static final class AtRandom implements Chooser {
+    private final java.util.Random random;
+
+    AtRandom(long seed) {
+      random = new java.util.Random(seed);
+    }
+
+    @Override
+    public int choose(int count) {
+      return random.nextInt(count);
+    }
+  }
+
   /**
    * Stateless model checking by replay: a run asks for a choice among {@code count} options; the first
    * run takes option 0 everywhere, and each later run replays the earlier choices and takes the next
    * option at the deepest point that has one left, until none has.
    */
-  static final class Choices {
+  private static final class Exhaustive implements Chooser {
     private final List<int[]> path = new ArrayList<>();
     private int position;
 
-    int choose(int count) {
+    @Override
+    public int choose(int count) {
       if (position < path.size()) {
         int[] made = path.get(position++);
         if (made[1] != count) {
@@ -294,7 +339,7 @@ class BookingProtocolModelTest {
   private static final class Interleaving {
     private enum State { RUNNING, WAITING, FINISHED }
 
-    private final Choices choices;
+    private final Chooser choices;
     private final List<String> trace;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -305,7 +350,10 @@ class BookingProtocolModelTest {
     private final ThreadLocal<String> currentTry = new ThreadLocal<>();
     private boolean killUsed;
 
-    Interleaving(Choices choices, List<String> trace) {
+    /** A scheduling choice: let a try take its next step, kill it there, or (no try) land the late booking. */
+    private record Step(String label, String tryName, boolean kill) {}
+
+    Interleaving(Chooser choices, List<String> trace) {
       this.choices = choices;
       this.trace = trace;
     }
@@ -368,8 +416,8 @@ class BookingProtocolModelTest {
         awaitNoneRunning();
       }
       while (true) {
-        List<String> waiting;
         awaitNoneRunning();
+        List<String> waiting;
         lock.lock();
         try {
           waiting = states.entrySet().stream().filter(e -> e.getValue() == State.WAITING).map(Map.Entry::getKey).toList();
@@ -379,30 +427,26 @@ class BookingProtocolModelTest {
         if (waiting.isEmpty()) {
           break;
         }
-        List<String> options = new ArrayList<>();
-        waiting.forEach(name -> options.add("step " + name + ": " + waitingAt.get(name)));
+        List<Step> options = new ArrayList<>();
+        waiting.forEach(name -> options.add(new Step("step " + name + ": " + waitingAt.get(name), name, false)));
         if (!killUsed) {
-          waiting.forEach(name -> options.add("kill " + name + " at " + waitingAt.get(name)));
+          waiting.forEach(name -> options.add(new Step("kill " + name + " at " + waitingAt.get(name), name, true)));
         }
         if (partner.hasLateBooking()) {
-          options.add("the late booking lands");
+          options.add(new Step("the late booking lands", null, false));
         }
-        int chosen = choices.choose(options.size());
-        String option = options.get(chosen);
-        trace.add(option);
-        if (option.equals("the late booking lands")) {
+        Step step = options.get(choices.choose(options.size()));
+        trace.add(step.label());
+        if (step.tryName() == null) {
           partner.landLateBookings();
           continue;
         }
-        String name = waiting.get(chosen % waiting.size());
         lock.lock();
         try {
-          if (option.startsWith("kill ")) {
-            killed.put(name, true);
-            killUsed = true;
-          }
-          released.put(name, true);
-          states.put(name, State.RUNNING);
+          killed.put(step.tryName(), step.kill());
+          killUsed |= step.kill();
+          released.put(step.tryName(), true);
+          states.put(step.tryName(), State.RUNNING);
           changed.signalAll();
         } finally {
           lock.unlock();

@@ -25,7 +25,7 @@ public final class ScriptedPartner implements PartnerApi {
 
   /** Every answer the contract allows a booking request, and whether the partner booked for it. */
   public enum BookingAnswer {
-    CREATED_201(true), REJECTED_422(false), PROXY_PAGE_400(false), RATE_LIMITED_429(false),
+    CREATED_201(true), UNAUTHORIZED_401(false), REJECTED_422(false), PROXY_PAGE_400(false), RATE_LIMITED_429(false),
     SERVER_ERROR_503_NOTHING_BOOKED(false), SERVER_ERROR_503_BOOKED(true), CLOSED_NOTHING_BOOKED(false),
     CLOSED_BOOKED(true), BOOKED_AFTER_THE_CALLER_GAVE_UP(false);
 
@@ -36,7 +36,14 @@ public final class ScriptedPartner implements PartnerApi {
     }
   }
 
-  private static final List<String> LOOKUP_ANSWERS = List.of("200", "503");
+  /**
+   * The clock stands still while tries race, so a request sent again after a 401 is answered as a first
+   * request would be; what the 401 adds is a step between the two requests, and these answers play it.
+   */
+  private static final List<BookingAnswer> AFTER_KEY_RE_READ =
+      List.of(BookingAnswer.CREATED_201, BookingAnswer.UNAUTHORIZED_401, BookingAnswer.CLOSED_BOOKED);
+  private static final List<String> LOOKUP_ANSWERS =
+      List.of("200", "200, another order's shipment listed too", "503");
 
   private final Script script;
   private final Duration contractMaximum;
@@ -81,9 +88,15 @@ public final class ScriptedPartner implements PartnerApi {
   @Override
   public Shipment book(ShipmentRequest request, String requestId, Deadline deadline) {
     script.gate("POST " + requestId.substring(0, 4));
+    return answer(request, requestId, false);
+  }
+
+  /** One booking request's answer; a 401 is sent again once, as PartnerClient does after re-reading the key. */
+  private Shipment answer(ShipmentRequest request, String requestId, boolean keyReRead) {
     Instant sentAt = script.now();
+    List<BookingAnswer> allowed = keyReRead ? AFTER_KEY_RE_READ : List.of(BookingAnswer.values());
     BookingAnswer answer = healthy ? BookingAnswer.CREATED_201
-        : BookingAnswer.values()[script.choose("answer to POST", names())];
+        : allowed.get(script.choose(keyReRead ? "answer to POST sent again" : "answer to POST", names(allowed)));
     Shipment shipment = null;
     synchronized (this) {
       if (answer.booksNow || answer == BookingAnswer.BOOKED_AFTER_THE_CALLER_GAVE_UP) {
@@ -94,6 +107,9 @@ public final class ScriptedPartner implements PartnerApi {
     script.gate("POST " + requestId.substring(0, 4) + " answered " + answer);
     return switch (answer) {
       case CREATED_201 -> answers.booking(request.orderId(), 201, write(shipment), null, sentAt);
+      case UNAUTHORIZED_401 -> keyReRead
+          ? answers.booking(request.orderId(), 401, "{\"error\":\"unauthorized\",\"message\":\"bad key\"}", null, sentAt)
+          : answer(request, requestId, true);
       case REJECTED_422 -> answers.booking(request.orderId(), 422, "{\"error\":\"address_rejected\",\"message\":\"no\"}", null, sentAt);
       case PROXY_PAGE_400 -> answers.booking(request.orderId(), 400, "<html>Bad Request</html>", null, sentAt);
       case RATE_LIMITED_429 -> answers.booking(request.orderId(), 429, "", "7", sentAt);
@@ -106,18 +122,22 @@ public final class ScriptedPartner implements PartnerApi {
   @Override
   public List<Shipment> lookup(String orderId, String requestId, Deadline deadline) {
     script.gate("GET " + requestId.substring(0, 4));
-    if (!healthy && script.choose("answer to GET", LOOKUP_ANSWERS) == 1) {
+    int answer = healthy ? 0 : script.choose("answer to GET", LOOKUP_ANSWERS);
+    if (answer == 2) {
       return answers.lookup(orderId, 503, "");
     }
-    List<Shipment> own;
+    List<Shipment> listed;
     synchronized (this) {
-      own = booked.stream().filter(s -> s.orderId().equals(orderId)).toList();
+      listed = new ArrayList<>(booked.stream().filter(s -> s.orderId().equals(orderId)).toList());
     }
-    return answers.lookup(orderId, 200, "{\"shipments\":" + write(own) + "}");
+    if (answer == 1) {
+      listed.add(new Shipment("SHP-OTHER", "ORD-SOMEONE-ELSE", "Evri", "T", "https://label"));
+    }
+    return answers.lookup(orderId, 200, "{\"shipments\":" + write(listed) + "}");
   }
 
-  private static List<String> names() {
-    return java.util.Arrays.stream(BookingAnswer.values()).map(Enum::name).toList();
+  private static List<String> names(List<BookingAnswer> answers) {
+    return answers.stream().map(Enum::name).toList();
   }
 
   private String write(Object value) {
