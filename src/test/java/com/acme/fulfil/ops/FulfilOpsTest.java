@@ -13,12 +13,8 @@ import com.acme.fulfil.system.harness.TestBudgets;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,21 +98,21 @@ class FulfilOpsTest {
     assertThat(rejectedLetter.path("reason").asText()).contains("422");
     assertThat(rejectedLetter.path("seconds_left").asLong()).isPositive();
 
-    Run dryRun = run("redrive");
+    OpsRun dryRun = run("redrive");
     assertThat(dryRun.exitCode()).isZero();
     assertThat(dryRun.out()).contains("1 to redrive, 3 to drop first").contains("dry run: nothing moved");
     assertThat(run("redrive", "--go").exitCode()).as("refused while there is something to drop").isEqualTo(1);
 
     List<String> dropArgs = new ArrayList<>(List.of("drop", "--archive", archive.toString()));
     dropArgs.addAll(droppable);
-    Run drop = run(dropArgs.toArray(String[]::new));
+    OpsRun drop = run(dropArgs.toArray(String[]::new));
     assertThat(drop.exitCode()).isZero();
     for (String id : droppable) {
       assertThat(JSON.readTree(Files.readString(archive.resolve(id + ".json"))).path("body").asText()).isNotBlank();
     }
     assertThat(json("dlq").path("messages").asInt()).isEqualTo(1);
 
-    Run redrive = run("redrive", "--go", "--rate", "10");
+    OpsRun redrive = run("redrive", "--go", "--rate", "10");
     assertThat(redrive.exitCode()).as(redrive.err()).isZero();
     fulfil.partner().awaitBookings(exhausted, 1, settles);
     Await.until(settles, () -> fulfil.deadLetters().messages().isEmpty());
@@ -128,14 +124,14 @@ class FulfilOpsTest {
 
   @Test
   void checkFindsTheVisibilityTimeoutSomeoneSetBackTo30Seconds() throws Exception {
-    Run clean = run("check");
+    OpsRun clean = run("check");
     assertThat(clean.exitCode()).as(clean.out()).isZero();
     assertThat(clean.out()).contains("no drift found");
 
     String queueUrl = env.get("QUEUE_URL");
     fulfil.sqs().setQueueAttributes(r -> r.queueUrl(queueUrl).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "30")));
     try {
-      Run drifted = run("check");
+      OpsRun drifted = run("check");
       assertThat(drifted.exitCode()).isEqualTo(1);
       assertThat(drifted.out()).contains("orders-to-fulfil's visibility timeout is 30 s, the budget says 12 s");
       assertThat(json("check").path("findings")).hasSize(1);
@@ -146,10 +142,10 @@ class FulfilOpsTest {
 
   @Test
   void aStackThatIsNotThereOrACommandThatIsWrongIsSaidInOneSentence() throws Exception {
-    Run noRegion = new Run(Map.of(), "check");
+    OpsRun noRegion = new OpsRun(Map.of(), "check");
     assertThat(noRegion.exitCode()).isEqualTo(2);
     assertThat(noRegion.err()).contains("no AWS region");
-    Run missingVariable = new Run(Map.of("QUEUE_URL", "http://127.0.0.1:1/q"), "dlq");
+    OpsRun missingVariable = new OpsRun(Map.of("QUEUE_URL", "http://127.0.0.1:1/q"), "dlq");
     assertThat(missingVariable.err()).contains("DLQ_URL is not");
     assertThat(run("order").err()).contains("order takes one ORDER_ID");
     assertThat(run("redrive", "--rate", "0").err()).contains("--rate takes messages a second from 1 to 500");
@@ -158,7 +154,7 @@ class FulfilOpsTest {
   private static JsonNode json(String... args) throws Exception {
     List<String> withJson = new ArrayList<>(List.of(args));
     withJson.add("--json");
-    Run run = run(withJson.toArray(String[]::new));
+    OpsRun run = run(withJson.toArray(String[]::new));
     return JSON.readTree(run.out());
   }
 
@@ -166,21 +162,7 @@ class FulfilOpsTest {
     return run(args).out();
   }
 
-  private static Run run(String... args) throws Exception {
-    return new Run(env, args);
-  }
-
-  /** One run of the command, in this JVM, with its own output streams. */
-  private record Run(int exitCode, String out, String err) {
-    Run(Map<String, String> environment, String... args) throws InterruptedException {
-      this(new ByteArrayOutputStream(), new ByteArrayOutputStream(), environment, args);
-    }
-
-    private Run(ByteArrayOutputStream out, ByteArrayOutputStream err, Map<String, String> environment, String... args)
-        throws InterruptedException {
-      this(FulfilOps.run(args, environment, new PrintStream(out, true, StandardCharsets.UTF_8),
-          new PrintStream(err, true, StandardCharsets.UTF_8), Clock.systemUTC()), out.toString(StandardCharsets.UTF_8),
-          err.toString(StandardCharsets.UTF_8));
-    }
+  private static OpsRun run(String... args) throws Exception {
+    return new OpsRun(env, args);
   }
 }

@@ -36,23 +36,22 @@ final class DriftCheck {
 
   Report check() {
     List<String> findings = new ArrayList<>();
-    List<String> checked = new ArrayList<>();
     queues(findings);
-    checked.add("queue and DLQ");
     table(findings);
-    checked.add("table");
-    if (stack.local()) {
-      checked.add("(not the mapping, function or alarms: the local stack runs its own mapping and has no alarms)");
-    } else {
+    String checked = "the queue, the DLQ and the table";
+    if (!stack.local()) {
       mapping(findings);
       function(findings);
       alarms(findings);
-      checked.addAll(List.of("event source mapping", "function", "alarms and their topic"));
+      checked = "the queue, the DLQ, the table, the event source mapping, the function, the alarms and their topic";
     }
     List<String> lines = new ArrayList<>();
-    lines.add("checked " + String.join(", ", checked) + " of " + stack.description() + " against its timing budget"
+    lines.add("checked " + checked + " of " + stack.description() + " against its timing budget"
         + " (function timeout " + budget.functionTimeout().toSeconds() + " s, visibility " + budget.visibilityTimeout().toSeconds()
         + " s, DLQ after " + budget.maxReceiveCount() + " receives)");
+    if (stack.local()) {
+      lines.add("not checked on the local stack: the mapping, function and alarms (it runs its own mapping and has no alarms)");
+    }
     if (!unreported.isEmpty()) {
       lines.add("not reported by this SQS, so not checked: " + String.join(", ", unreported));
     }

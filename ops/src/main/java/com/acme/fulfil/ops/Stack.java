@@ -29,7 +29,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * function's configuration, with the caller's credentials and region; against {@code ./run-local
  * --serve} from the variables it prints ({@code QUEUE_URL}, {@code DLQ_URL}, {@code TABLE_NAME},
  * {@code SECRET_ARN}, {@code PARTNER_BASE_URL}, {@code FUNCTION_NAME}, {@code TIME_SCALE} and the
- * {@code AWS_ENDPOINT_URL_*} endpoints).
+ * {@code AWS_ENDPOINT_URL_*} endpoints). Either way the SDK's {@code AWS_ENDPOINT_URL} and
+ * {@code AWS_ENDPOINT_URL_<SERVICE>} variables are honoured, so a stack deployed to an emulator works too.
  *
  * @param functionAliasArn what the event source mapping invokes; empty on the local stack, which has
  *     no Lambda service, mapping or alarms to ask
@@ -106,23 +107,24 @@ record Stack(
     Region region = Region.of(regionName);
     AwsCredentialsProvider credentials = credentials(env);
     Map<String, String> outputs;
-    try (CloudFormationClient cloudFormation = build(CloudFormationClient.builder(), region, credentials, Optional.empty())) {
+    try (CloudFormationClient cloudFormation = build(CloudFormationClient.builder(), region, credentials,
+        endpoint(env, "AWS_ENDPOINT_URL_CLOUDFORMATION"))) {
       outputs = cloudFormation.describeStacks(r -> r.stackName(stackName)).stacks().getFirst().outputs().stream()
           .collect(java.util.stream.Collectors.toMap(Output::outputKey, Output::outputValue));
     } catch (SdkException e) {
       throw AwsErrors.explain(e, "the stack " + stackName + " in " + region);
     }
     String aliasArn = output(outputs, "FunctionAliasArn", stackName);
-    LambdaClient lambda = build(LambdaClient.builder(), region, credentials, Optional.empty());
+    LambdaClient lambda = build(LambdaClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_LAMBDA"));
     Map<String, String> functionEnv = lambda.getFunctionConfiguration(r -> r.functionName(aliasArn)).environment().variables();
     Clients clients = new Clients(
-        build(SqsClient.builder(), region, credentials, Optional.empty()),
-        build(DynamoDbClient.builder(), region, credentials, Optional.empty()),
-        build(SecretsManagerClient.builder(), region, credentials, Optional.empty()),
+        build(SqsClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_SQS")),
+        build(DynamoDbClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_DYNAMODB")),
+        build(SecretsManagerClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_SECRETS_MANAGER")),
         Optional.of(lambda),
-        Optional.of(build(CloudWatchLogsClient.builder(), region, credentials, Optional.empty())),
-        Optional.of(build(CloudWatchClient.builder(), region, credentials, Optional.empty())),
-        Optional.of(build(SnsClient.builder(), region, credentials, Optional.empty())));
+        Optional.of(build(CloudWatchLogsClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_CLOUDWATCH_LOGS"))),
+        Optional.of(build(CloudWatchClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_CLOUDWATCH"))),
+        Optional.of(build(SnsClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_SNS"))));
     // arn:aws:lambda:REGION:ACCOUNT:function:NAME:ALIAS
     String functionName = aliasArn.split(":")[6];
     return new Stack("stack " + stackName + " in " + region, output(outputs, "QueueUrl", stackName),

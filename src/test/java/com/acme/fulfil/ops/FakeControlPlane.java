@@ -1,0 +1,184 @@
+package com.acme.fulfil.ops;
+
+import com.acme.fulfil.timing.TimingBudget;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+
+/**
+ * The parts of AWS that only a deployed stack has, answering as AWS documents them: CloudFormation's
+ * DescribeStacks and CloudWatch's DescribeAlarms and SNS's ListSubscriptionsByTopic (query protocol,
+ * XML), Lambda's GetFunctionConfiguration and ListEventSourceMappings (REST, JSON). What it answers is
+ * a deployment as the CDK stack makes it, which a test then changes the way someone in the console
+ * would. Queues and the table stay on the real (emulated) SQS and DynamoDB.
+ */
+final class FakeControlPlane implements AutoCloseable {
+  static final String STACK = "fulfil-order";
+  static final String TOPIC = "arn:aws:sns:us-east-1:000000000000:fulfil-order-alarms";
+  static final String ALIAS = "arn:aws:lambda:us-east-1:000000000000:function:fulfil-order:live";
+
+  private final HttpServer server;
+  private final ObjectMapper json = new ObjectMapper();
+  private final Map<String, String> outputs;
+  private final TimingBudget budget;
+  private final String queueArn;
+  /** Every call served, as "Service Operation". */
+  final List<String> served = new CopyOnWriteArrayList<>();
+  volatile String mappingState = "Enabled";
+  volatile int functionTimeoutSeconds;
+  final List<String> alarms = new CopyOnWriteArrayList<>(com.acme.fulfil.timing.AlarmNames.ALL);
+  final List<String> subscriptions = new CopyOnWriteArrayList<>(List.of(TOPIC + ":0f6c7d1e-oncall"));
+
+  FakeControlPlane(Map<String, String> outputs, TimingBudget budget, String queueArn) throws IOException {
+    this.outputs = new LinkedHashMap<>(outputs);
+    this.outputs.put("FunctionAliasArn", ALIAS);
+    this.outputs.put("AlarmTopicArn", TOPIC);
+    this.budget = budget;
+    this.queueArn = queueArn;
+    this.functionTimeoutSeconds = (int) budget.functionTimeout().toSeconds();
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/", this::answer);
+    server.start();
+  }
+
+  /** The SDK's endpoint variables that send every control-plane client here. */
+  Map<String, String> endpoints() {
+    String url = "http://127.0.0.1:" + server.getAddress().getPort();
+    return Map.of("AWS_ENDPOINT_URL_CLOUDFORMATION", url, "AWS_ENDPOINT_URL_LAMBDA", url,
+        "AWS_ENDPOINT_URL_CLOUDWATCH", url, "AWS_ENDPOINT_URL_SNS", url, "AWS_ENDPOINT_URL_CLOUDWATCH_LOGS", url);
+  }
+
+  private void answer(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String path = exchange.getRequestURI().getPath();
+      String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      if (path.startsWith("/2015-03-31/functions/") && path.endsWith("/configuration")) {
+        served.add("Lambda GetFunctionConfiguration");
+        send(exchange, 200, "application/json", functionConfiguration());
+      } else if (path.startsWith("/2015-03-31/event-source-mappings")) {
+        served.add("Lambda ListEventSourceMappings");
+        send(exchange, 200, "application/json", eventSourceMappings(exchange.getRequestURI()));
+      } else {
+        Map<String, String> form = form(body);
+        String action = form.getOrDefault("Action", "");
+        served.add(action);
+        switch (action) {
+          case "DescribeStacks" -> describeStacks(exchange, form.get("StackName"));
+          case "DescribeAlarms" -> send(exchange, 200, "text/xml", describeAlarms());
+          case "ListSubscriptionsByTopic" -> send(exchange, 200, "text/xml", listSubscriptions());
+          default -> send(exchange, 400, "text/xml", error("InvalidAction", "not served by this fake: " + action));
+        }
+      }
+    }
+  }
+
+  private void describeStacks(HttpExchange exchange, String stackName) throws IOException {
+    if (!STACK.equals(stackName)) {
+      send(exchange, 400, "text/xml", error("ValidationError", "Stack with id " + stackName + " does not exist"));
+      return;
+    }
+    String members = outputs.entrySet().stream()
+        .map(o -> "<member><OutputKey>" + o.getKey() + "</OutputKey><OutputValue>" + xml(o.getValue()) + "</OutputValue></member>")
+        .collect(Collectors.joining());
+    send(exchange, 200, "text/xml", """
+        <DescribeStacksResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/">
+          <DescribeStacksResult><Stacks><member>
+            <StackName>%s</StackName>
+            <StackId>arn:aws:cloudformation:us-east-1:000000000000:stack/%s/6d2c9a60-ca5b-11f0-8de9-0242ac120002</StackId>
+            <CreationTime>2026-11-20T09:00:00Z</CreationTime>
+            <StackStatus>UPDATE_COMPLETE</StackStatus>
+            <Outputs>%s</Outputs>
+          </member></Stacks></DescribeStacksResult>
+          <ResponseMetadata><RequestId>b9b4b068-3a41-11e5-94eb-example</RequestId></ResponseMetadata>
+        </DescribeStacksResponse>""".formatted(STACK, STACK, members));
+  }
+
+  private String functionConfiguration() throws IOException {
+    ObjectNode configuration = json.createObjectNode()
+        .put("FunctionName", "fulfil-order").put("FunctionArn", ALIAS).put("Runtime", "java21")
+        .put("Timeout", functionTimeoutSeconds).put("MemorySize", 512);
+    ObjectNode variables = configuration.putObject("Environment").putObject("Variables");
+    budget.functionEnvironment().forEach(variables::put);
+    variables.put("PARTNER_BASE_URL", "https://partner.example/");
+    return json.writeValueAsString(configuration);
+  }
+
+  private String eventSourceMappings(URI uri) throws IOException {
+    Map<String, String> query = form(uri.getRawQuery() == null ? "" : uri.getRawQuery());
+    ObjectNode answer = json.createObjectNode();
+    var mappings = answer.putArray("EventSourceMappings");
+    if (queueArn.equals(query.get("EventSourceArn"))) {
+      ObjectNode mapping = mappings.addObject().put("UUID", "a1b2c3d4-5678-90ab-cdef-11111EXAMPLE")
+          .put("BatchSize", budget.batchSize()).put("MaximumBatchingWindowInSeconds", budget.batchingWindow().toSeconds())
+          .put("EventSourceArn", queueArn).put("FunctionArn", ALIAS).put("State", mappingState);
+      mapping.putArray("FunctionResponseTypes").add("ReportBatchItemFailures");
+    }
+    return json.writeValueAsString(answer);
+  }
+
+  private String describeAlarms() {
+    String members = alarms.stream().map(name -> "<member><AlarmName>" + name + "</AlarmName><ActionsEnabled>true</ActionsEnabled>"
+        + "<AlarmActions><member>" + TOPIC + "</member></AlarmActions><StateValue>OK</StateValue></member>")
+        .collect(Collectors.joining());
+    return """
+        <DescribeAlarmsResponse xmlns="http://monitoring.amazonaws.com/doc/2010-08-01/">
+          <DescribeAlarmsResult><MetricAlarms>%s</MetricAlarms></DescribeAlarmsResult>
+          <ResponseMetadata><RequestId>f621b8c3-3a41-11e5-94eb-example</RequestId></ResponseMetadata>
+        </DescribeAlarmsResponse>""".formatted(members);
+  }
+
+  private String listSubscriptions() {
+    String members = subscriptions.stream().map(arn -> "<member><TopicArn>" + TOPIC + "</TopicArn><Protocol>email</Protocol>"
+        + "<SubscriptionArn>" + arn + "</SubscriptionArn><Owner>000000000000</Owner><Endpoint>oncall@example.com</Endpoint></member>")
+        .collect(Collectors.joining());
+    return """
+        <ListSubscriptionsByTopicResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/">
+          <ListSubscriptionsByTopicResult><Subscriptions>%s</Subscriptions></ListSubscriptionsByTopicResult>
+          <ResponseMetadata><RequestId>b9275252-3774-11df-9540-example</RequestId></ResponseMetadata>
+        </ListSubscriptionsByTopicResponse>""".formatted(members);
+  }
+
+  private static String error(String code, String message) {
+    return "<ErrorResponse><Error><Type>Sender</Type><Code>" + code + "</Code><Message>" + xml(message)
+        + "</Message></Error><RequestId>42d59b56-7407-4c4a-be0f-example</RequestId></ErrorResponse>";
+  }
+
+  private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", contentType);
+    exchange.getResponseHeaders().set("x-amzn-RequestId", "7c2b1e0e-example");
+    exchange.sendResponseHeaders(status, bytes.length);
+    exchange.getResponseBody().write(bytes);
+  }
+
+  private static Map<String, String> form(String encoded) {
+    Map<String, String> values = new LinkedHashMap<>();
+    Arrays.stream(encoded.split("&")).filter(pair -> !pair.isEmpty()).forEach(pair -> {
+      String[] kv = pair.split("=", 2);
+      values.put(URLDecoder.decode(kv[0], StandardCharsets.UTF_8), kv.length > 1 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "");
+    });
+    return values;
+  }
+
+  private static String xml(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

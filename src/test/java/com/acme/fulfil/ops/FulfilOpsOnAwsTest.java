@@ -1,0 +1,98 @@
+package com.acme.fulfil.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.acme.fulfil.local.aws.AwsBackend;
+import com.acme.fulfil.local.aws.OrdersQueues;
+import com.acme.fulfil.local.aws.OrdersStack;
+import com.acme.fulfil.local.aws.QueueSettings;
+import com.acme.fulfil.system.backend.OnSelectedBackend;
+import com.acme.fulfil.timing.AlarmNames;
+import com.acme.fulfil.timing.TimingBudget;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code ./fulfil-ops} the way on-call runs it against a deployed stack: names from the stack's
+ * outputs, the function's configuration and mapping from Lambda, alarms from CloudWatch, subscribers
+ * from SNS (answered by {@link FakeControlPlane} as AWS documents them), queues and table on the
+ * real (emulated) SQS and DynamoDB, created as the CDK stack creates them from the default budget.
+ * {@code check} must find what someone clicked in the console, each in one sentence.
+ */
+@OnSelectedBackend
+class FulfilOpsOnAwsTest {
+  private static final TimingBudget BUDGET = TimingBudget.defaults();
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @AutoClose
+  private static FakeControlPlane aws;
+  private static Map<String, String> env;
+
+  @BeforeAll
+  static void deploy(AwsBackend backend) throws Exception {
+    var connection = backend.connection();
+    OrdersStack stack = new OrdersStack(connection.sqsClient(), connection.dynamoDbClient(), connection.secretsManagerClient());
+    String suffix = UUID.randomUUID().toString().substring(0, 8);
+    OrdersQueues queues = stack.createQueues("orders-to-fulfil-" + suffix, new QueueSettings(BUDGET.visibilityTimeout(),
+        BUDGET.sourceRetention(), Optional.of(new QueueSettings.Redrive(BUDGET.maxReceiveCount(), BUDGET.dlqRetention()))));
+    String table = "fulfil-order-idempotency-" + suffix;
+    stack.createIdempotencyTable(table);
+    aws = new FakeControlPlane(Map.of("QueueUrl", queues.source().url(), "DlqUrl", queues.deadLetter().orElseThrow().url(),
+        "IdempotencyTableName", table, "PartnerApiKeySecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:partner-api-key"),
+        BUDGET, queues.source().arn());
+    env = new HashMap<>(connection.functionEnvironment());
+    env.putAll(aws.endpoints());
+  }
+
+  @BeforeEach
+  void asDeployed() {
+    aws.mappingState = "Enabled";
+    aws.functionTimeoutSeconds = (int) BUDGET.functionTimeout().toSeconds();
+    aws.alarms.clear();
+    aws.alarms.addAll(AlarmNames.ALL);
+    aws.subscriptions.clear();
+    aws.subscriptions.add(FakeControlPlane.TOPIC + ":0f6c7d1e-oncall");
+  }
+
+  @Test
+  void checkReadsEveryPartOfTheDeployedStackAndFindsNoDriftInAStackAsDeployed() throws Exception {
+    OpsRun check = new OpsRun(env, "check");
+    assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
+    assertThat(check.out()).contains("stack fulfil-order in us-east-1")
+        .contains("the event source mapping, the function, the alarms and their topic").contains("no drift found");
+    assertThat(aws.served).contains("DescribeStacks", "Lambda GetFunctionConfiguration", "Lambda ListEventSourceMappings",
+        "DescribeAlarms", "ListSubscriptionsByTopic");
+  }
+
+  @Test
+  void checkNamesADisabledMappingAShortenedTimeoutAMissingAlarmAndAnUnconfirmedSubscription() throws Exception {
+    aws.mappingState = "Disabled";
+    aws.functionTimeoutSeconds = 30;
+    aws.alarms.remove(AlarmNames.DLQ_NOT_EMPTY);
+    aws.subscriptions.set(0, "PendingConfirmation");
+
+    OpsRun check = new OpsRun(env, "check");
+    assertThat(check.exitCode()).as(check.out() + check.err()).isEqualTo(1);
+    assertThat(check.out())
+        .contains("the event source mapping a1b2c3d4-5678-90ab-cdef-11111EXAMPLE is Disabled: orders pile up unread")
+        .contains("the function's timeout is 30 s, the budget says " + BUDGET.functionTimeout().toSeconds() + " s")
+        .contains("the alarm " + AlarmNames.DLQ_NOT_EMPTY + " is missing")
+        .contains("nobody is subscribed to " + FakeControlPlane.TOPIC);
+    assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(4);
+  }
+
+  @Test
+  void aStackThatIsNotThereIsSaidInOneSentence() throws Exception {
+    OpsRun check = new OpsRun(env, "check", "--stack", "fulfil-order-typo");
+    assertThat(check.exitCode()).isEqualTo(2);
+    assertThat(check.err()).contains("the stack fulfil-order-typo in us-east-1 does not exist: deploy it");
+  }
+}
