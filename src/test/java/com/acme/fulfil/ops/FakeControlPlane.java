@@ -10,7 +10,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -93,17 +92,14 @@ final class FakeControlPlane implements AutoCloseable {
     String members = outputs.entrySet().stream()
         .map(o -> "<member><OutputKey>" + o.getKey() + "</OutputKey><OutputValue>" + xml(o.getValue()) + "</OutputValue></member>")
         .collect(Collectors.joining());
-    send(exchange, 200, "text/xml", """
-        <DescribeStacksResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/">
-          <DescribeStacksResult><Stacks><member>
-            <StackName>%s</StackName>
-            <StackId>arn:aws:cloudformation:us-east-1:000000000000:stack/%s/6d2c9a60-ca5b-11f0-8de9-0242ac120002</StackId>
-            <CreationTime>2026-11-20T09:00:00Z</CreationTime>
-            <StackStatus>UPDATE_COMPLETE</StackStatus>
-            <Outputs>%s</Outputs>
-          </member></Stacks></DescribeStacksResult>
-          <ResponseMetadata><RequestId>b9b4b068-3a41-11e5-94eb-example</RequestId></ResponseMetadata>
-        </DescribeStacksResponse>""".formatted(STACK, STACK, members));
+    send(exchange, 200, "text/xml", queryAnswer("DescribeStacks", "http://cloudformation.amazonaws.com/doc/2010-05-15/", """
+        <Stacks><member>
+          <StackName>%s</StackName>
+          <StackId>arn:aws:cloudformation:us-east-1:000000000000:stack/%s/6d2c9a60-ca5b-11f0-8de9-0242ac120002</StackId>
+          <CreationTime>2026-11-20T09:00:00Z</CreationTime>
+          <StackStatus>UPDATE_COMPLETE</StackStatus>
+          <Outputs>%s</Outputs>
+        </member></Stacks>""".formatted(STACK, STACK, members)));
   }
 
   private String functionConfiguration() throws IOException {
@@ -133,22 +129,21 @@ final class FakeControlPlane implements AutoCloseable {
     String members = alarms.stream().map(name -> "<member><AlarmName>" + name + "</AlarmName><ActionsEnabled>true</ActionsEnabled>"
         + "<AlarmActions><member>" + TOPIC + "</member></AlarmActions><StateValue>OK</StateValue></member>")
         .collect(Collectors.joining());
-    return """
-        <DescribeAlarmsResponse xmlns="http://monitoring.amazonaws.com/doc/2010-08-01/">
-          <DescribeAlarmsResult><MetricAlarms>%s</MetricAlarms></DescribeAlarmsResult>
-          <ResponseMetadata><RequestId>f621b8c3-3a41-11e5-94eb-example</RequestId></ResponseMetadata>
-        </DescribeAlarmsResponse>""".formatted(members);
+    return queryAnswer("DescribeAlarms", "http://monitoring.amazonaws.com/doc/2010-08-01/", "<MetricAlarms>" + members + "</MetricAlarms>");
   }
 
   private String listSubscriptions() {
     String members = subscriptions.stream().map(arn -> "<member><TopicArn>" + TOPIC + "</TopicArn><Protocol>email</Protocol>"
         + "<SubscriptionArn>" + arn + "</SubscriptionArn><Owner>000000000000</Owner><Endpoint>oncall@example.com</Endpoint></member>")
         .collect(Collectors.joining());
-    return """
-        <ListSubscriptionsByTopicResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/">
-          <ListSubscriptionsByTopicResult><Subscriptions>%s</Subscriptions></ListSubscriptionsByTopicResult>
-          <ResponseMetadata><RequestId>b9275252-3774-11df-9540-example</RequestId></ResponseMetadata>
-        </ListSubscriptionsByTopicResponse>""".formatted(members);
+    return queryAnswer("ListSubscriptionsByTopic", "http://sns.amazonaws.com/doc/2010-03-31/",
+        "<Subscriptions>" + members + "</Subscriptions>");
+  }
+
+  /** The query protocol's envelope: {@code <ActionResponse><ActionResult>...</ActionResult><ResponseMetadata>}. */
+  private static String queryAnswer(String action, String namespace, String result) {
+    return "<" + action + "Response xmlns=\"" + namespace + "\"><" + action + "Result>" + result + "</" + action + "Result>"
+        + "<ResponseMetadata><RequestId>b9275252-3774-11df-9540-example</RequestId></ResponseMetadata></" + action + "Response>";
   }
 
   private static String error(String code, String message) {
