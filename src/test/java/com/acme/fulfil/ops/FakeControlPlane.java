@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
 /**
  * The parts of AWS that only a deployed stack has, answering as AWS documents them: CloudFormation's
  * DescribeStacks and CloudWatch's DescribeAlarms and SNS's ListSubscriptionsByTopic (query protocol,
- * XML), Lambda's GetFunctionConfiguration and ListEventSourceMappings (REST, JSON). What it answers is
+ * XML), Lambda's GetFunctionConfiguration and ListEventSourceMappings (REST, JSON), CloudWatch Logs'
+ * FilterLogEvents (JSON 1.1) over the function's log lines. What it answers is
  * a deployment as the CDK stack makes it, which a test then changes the way someone in the console
  * would. Queues and the table stay on the real (emulated) SQS and DynamoDB.
  */
@@ -40,6 +41,8 @@ final class FakeControlPlane implements AutoCloseable {
   volatile int functionTimeoutSeconds;
   final List<String> alarms = new CopyOnWriteArrayList<>(com.acme.fulfil.timing.AlarmNames.ALL);
   final List<String> subscriptions = new CopyOnWriteArrayList<>(List.of(TOPIC + ":0f6c7d1e-oncall"));
+  /** The function's log group, one line per event, as the function writes them. */
+  final List<String> logLines = new CopyOnWriteArrayList<>();
 
   FakeControlPlane(Map<String, String> outputs, TimingBudget budget, String queueArn) throws IOException {
     this.outputs = new LinkedHashMap<>(outputs);
@@ -64,7 +67,11 @@ final class FakeControlPlane implements AutoCloseable {
     try (exchange) {
       String path = exchange.getRequestURI().getPath();
       String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-      if (path.startsWith("/2015-03-31/functions/") && path.endsWith("/configuration")) {
+      String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+      if ("Logs_20140328.FilterLogEvents".equals(target)) {
+        served.add("Logs FilterLogEvents");
+        send(exchange, 200, "application/x-amz-json-1.1", filterLogEvents(body));
+      } else if (path.startsWith("/2015-03-31/functions/") && path.endsWith("/configuration")) {
         served.add("Lambda GetFunctionConfiguration");
         send(exchange, 200, "application/json", functionConfiguration());
       } else if (path.startsWith("/2015-03-31/event-source-mappings")) {
@@ -122,6 +129,23 @@ final class FakeControlPlane implements AutoCloseable {
           .put("EventSourceArn", queueArn).put("FunctionArn", ALIAS).put("State", mappingState);
       mapping.putArray("FunctionResponseTypes").add("ReportBatchItemFailures");
     }
+    return json.writeValueAsString(answer);
+  }
+
+  /** A quoted filter pattern matches the lines that contain its term. */
+  private String filterLogEvents(String body) throws IOException {
+    var request = json.readTree(body);
+    String term = request.path("filterPattern").asText().replace("\"", "");
+    ObjectNode answer = json.createObjectNode();
+    var events = answer.putArray("events");
+    long timestamp = request.path("startTime").asLong();
+    for (String line : logLines) {
+      if (("/aws/lambda/fulfil-order").equals(request.path("logGroupName").asText()) && line.contains(term)) {
+        events.addObject().put("logStreamName", "2026/11/25/[7]0c1d2e3f").put("timestamp", ++timestamp)
+            .put("message", line).put("ingestionTime", timestamp).put("eventId", Long.toString(timestamp));
+      }
+    }
+    answer.putArray("searchedLogStreams");
     return json.writeValueAsString(answer);
   }
 

@@ -35,13 +35,16 @@ class FulfilOpsOnAwsTest {
   @AutoClose
   private static FakeControlPlane aws;
   private static Map<String, String> env;
+  private static OrdersQueues queues;
+  private static software.amazon.awssdk.services.sqs.SqsClient sqs;
 
   @BeforeAll
   static void deploy(AwsBackend backend) throws Exception {
     var connection = backend.connection();
     OrdersStack stack = new OrdersStack(connection.sqsClient(), connection.dynamoDbClient(), connection.secretsManagerClient());
     String suffix = UUID.randomUUID().toString().substring(0, 8);
-    OrdersQueues queues = stack.createQueues("orders-to-fulfil-" + suffix, new QueueSettings(BUDGET.visibilityTimeout(),
+    sqs = connection.sqsClient();
+    queues = stack.createQueues("orders-to-fulfil-" + suffix, new QueueSettings(BUDGET.visibilityTimeout(),
         BUDGET.sourceRetention(), Optional.of(new QueueSettings.Redrive(BUDGET.maxReceiveCount(), BUDGET.dlqRetention()))));
     String table = "fulfil-order-idempotency-" + suffix;
     stack.createIdempotencyTable(table);
@@ -87,6 +90,25 @@ class FulfilOpsOnAwsTest {
         .contains("the alarm " + AlarmNames.DLQ_NOT_EMPTY + " is missing")
         .contains("nobody is subscribed to " + FakeControlPlane.TOPIC);
     assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(4);
+  }
+
+  @Test
+  void dlqTakesTheReasonFromTheFunctionsLogsForAMessageTheRedrivePolicyMoved() throws Exception {
+    // The redrive policy moves a message as it was sent, same id, nothing added: only the logs know why.
+    String dlqUrl = queues.deadLetter().orElseThrow().url();
+    String messageId = sqs.sendMessage(r -> r.queueUrl(dlqUrl).messageBody(
+        "{\"order_id\":\"ORD-OPS-AWS-0001\",\"placed_at\":\"2026-11-25T08:00:00Z\"}")).messageId();
+    aws.logLines.add("{\"level\":\"INFO\",\"message\":\"record received\",\"message_id\":\"" + messageId + "\"}");
+    aws.logLines.add("{\"level\":\"WARN\",\"message\":\"partner unavailable: partner answered 503 to a lookup\","
+        + "\"message_id\":\"" + messageId + "\",\"order_id\":\"ORD-OPS-AWS-0001\"}");
+    aws.logLines.add("{\"level\":\"INFO\",\"message\":\"record returned to the queue\",\"message_id\":\"" + messageId + "\"}");
+
+    var letter = JSON.readTree(new OpsRun(env, "dlq", "--json").out()).path("dead_letters").get(0);
+    assertThat(letter.path("message_id").asText()).isEqualTo(messageId);
+    assertThat(letter.path("failure_class").asText()).isEqualTo("receives_exhausted");
+    assertThat(letter.path("reason").asText()).isEqualTo("partner unavailable: partner answered 503 to a lookup");
+    assertThat(letter.path("action").asText()).isEqualTo("redrive");
+    assertThat(aws.served).contains("Logs FilterLogEvents");
   }
 
   @Test
