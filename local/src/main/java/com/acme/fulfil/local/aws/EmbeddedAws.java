@@ -107,8 +107,15 @@ public final class EmbeddedAws implements AwsBackend {
   public void close() {
     secretsManager.close();
     stopQuietly(dynamoDbServer);
-    sqsServer.stopAndWait();
-    sqsActors.terminate();
+    try {
+      sqsServer.stopAndWait();
+    } catch (Exception e) {
+      // Seen once in CI: ElasticMQ's HTTP server did not finish unbinding within its own minute after a
+      // run whose assertions had passed. Its actors go below either way; an emulator loses nothing.
+      System.err.println("ElasticMQ did not stop cleanly (" + e + "); terminating its actors");
+    } finally {
+      sqsActors.terminate();
+    }
   }
 
   /** Closing is best effort: an in-memory database that fails to stop loses nothing. */
