@@ -19,9 +19,18 @@ public final class TestBudgets {
 
   /** {@link #quick()} with {@code batchSize} records per invocation, all processed at once. */
   public static TimingBudget quick(int batchSize) {
+    return quick(batchSize, Duration.ofSeconds(1));
+  }
+
+  /**
+   * {@link #quick(int)} for a partner whose contract lets it book up to {@code partnerContractMaximum}
+   * after a request: a partner that books later than the budget says breaks the one promise the
+   * function's late-booking hold rests on.
+   */
+  public static TimingBudget quick(int batchSize, Duration partnerContractMaximum) {
     return TimingBudget.builder()
         .partnerWorstCase(Duration.ofSeconds(1))
-        .partnerContractMaximum(Duration.ofSeconds(1))
+        .partnerContractMaximum(partnerContractMaximum)
         .clockSkewAllowance(Duration.ofMillis(100))
         .partnerLookupTimeout(Duration.ofMillis(200))
         .partnerDeadlineMargin(Duration.ofMillis(500))
