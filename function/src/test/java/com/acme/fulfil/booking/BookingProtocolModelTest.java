@@ -30,9 +30,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 import software.amazon.lambda.powertools.metrics.MetricsBuilder;
 
 /**
@@ -74,9 +71,7 @@ class BookingProtocolModelTest {
     FUNCTION_LOGS.setLevel(Level.OFF);
     dynamoDbLocal = DynamoDBEmbedded.create();
     dynamoDb = dynamoDbLocal.dynamoDbClient();
-    dynamoDb.createTable(t -> t.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
-        .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH))
-        .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S)));
+    OrderRecordsTest.createTable(dynamoDb, TABLE);
   }
 
   @AfterAll

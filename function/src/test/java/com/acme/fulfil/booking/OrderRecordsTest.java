@@ -48,7 +48,12 @@ class OrderRecordsTest {
   static void createTable() {
     dynamoDbLocal = DynamoDBEmbedded.create();
     dynamoDb = dynamoDbLocal.dynamoDbClient();
-    dynamoDb.createTable(t -> t.tableName(TABLE).billingMode(BillingMode.PAY_PER_REQUEST)
+    createTable(dynamoDb, TABLE);
+  }
+
+  /** The order records' table as the stack makes it: one string partition key. */
+  static void createTable(DynamoDbClient dynamoDb, String table) {
+    dynamoDb.createTable(t -> t.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
         .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH))
         .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S)));
   }
