@@ -13,6 +13,7 @@ import com.acme.fulfil.system.harness.InvocationLog;
 import com.acme.fulfil.system.harness.Orders;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
@@ -103,6 +104,53 @@ class DuplicateDeliveryTest {
     assertThat(fulfil.partner().bookingsFor(orderId)).hasSize(1);
     assertThat(invocations.deletedAll(List.of(messageIds.get(0), messageIds.get(1), late))).isTrue();
     Figures.print("one order in three messages: %d booking(s)", fulfil.partner().bookingsFor(orderId).size());
+  }
+
+  @Test
+  void producersCopyAfterTheOrdersRecordIsGoneLooksTheOrderUpAndBooksNothing() {
+    String orderId = Orders.newId("ORD-DUP-NO-RECORD");
+    String first = fulfil.send(Orders.body(orderId));
+    fulfil.awaitDeleted(List.of(first), SETTLES);
+    // Its TTL passed while a message carrying the order lived on (a redrive starts a new life), or the
+    // table was restored from an older backup: the copy arrives with receive count 1 and no record.
+    fulfil.forgetRecord(orderId);
+
+    String copy = fulfil.send(Orders.body(orderId));
+    fulfil.awaitDeleted(List.of(copy), SETTLES);
+
+    assertThat(invocations.receives(copy)).as("the copy's receives").isEqualTo(1);
+    assertThat(fulfil.partner().bookingsFor(orderId)).as("the partner's bookings of the order").hasSize(1);
+    assertThat(lookupsOf(orderId)).as("lookups of the order").isPositive();
+    assertThat(fulfil.record(orderId)).as("the order's new record").hasValueSatisfying(record -> {
+      assertThat(record.shipmentId()).contains(fulfil.partner().bookingsFor(orderId).getFirst().shipmentId());
+      assertThat(record.lastOutcome()).contains("adopted");
+    });
+    Figures.print("producer's copy after the record was gone: %d booking(s), %d lookup(s) of the order",
+        fulfil.partner().bookingsFor(orderId).size(), lookupsOf(orderId));
+  }
+
+  @Test
+  void duplicateOfABookedOrderIsDoneWhenItsRecordCannotBeKeptAlive() {
+    String orderId = Orders.newId("ORD-DUP-KEEPALIVE");
+    String first = fulfil.send(Orders.body(orderId));
+    fulfil.awaitDeleted(List.of(first), SETTLES);
+    // The only write a duplicate of a booked order makes lengthens the record's life (its condition
+    // names :until); DynamoDB throttling it must not turn a finished order into a retry.
+    fulfil.dynamoDb().throttle("UpdateItem", ":until");
+
+    String copy = fulfil.send(Orders.body(orderId));
+    fulfil.awaitDeleted(List.of(copy), SETTLES);
+
+    assertThat(fulfil.dynamoDb().refused("UpdateItem")).as("the keep-alive met the throttling").isPositive();
+    assertThat(invocations.receives(copy)).as("the copy's receives").isEqualTo(1);
+    assertThat(fulfil.partner().bookingsFor(orderId)).hasSize(1);
+    assertThat(fulfil.deadLetters().messages()).doesNotContainKey(copy);
+  }
+
+  private static long lookupsOf(String orderId) {
+    return fulfil.partner().requests().stream()
+        .filter(request -> request.method().equals("GET") && request.orderId().equals(Optional.of(orderId)))
+        .count();
   }
 
   private static boolean timedOut(String messageId) {

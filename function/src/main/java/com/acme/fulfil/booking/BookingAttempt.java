@@ -6,7 +6,5 @@ import com.acme.fulfil.order.OrderMessage;
  * One try at booking an order, from one delivery of one message.
  *
  * @param attemptId unique per try; sent to the partner as {@code X-Request-Id}
- * @param redelivered SQS delivered this message before (receive count above 1), so an earlier try
- *     may have booked without recording it
  */
-public record BookingAttempt(OrderMessage order, String attemptId, boolean redelivered, CallWindow window) {}
+public record BookingAttempt(OrderMessage order, String attemptId, CallWindow window) {}

@@ -13,10 +13,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Books an order's courier at most once, however many tries its messages make: a try first claims
- * the order's record, looks the order up at the partner when an earlier try may have booked it (the
- * partner never deduplicates, so the lookup is all that stands between an unknown outcome and a second
- * courier), writes down that its booking request is leaving, and records the booking or why it failed.
- * Everything a try knows travels in its arguments and its claim: nothing is kept per thread or per JVM.
+ * the order's record, looks the order up at the partner, writes down that its booking request is
+ * leaving, and records the booking or why it failed. Everything a try knows travels in its arguments
+ * and its claim: nothing is kept per thread or per JVM.
+ *
+ * <p>The lookup comes before every booking request, a first try's too. The partner never
+ * deduplicates and its lookup is the ledger of every booking ever made for the order; our record is
+ * not: it expires, a restore brings back an older one, a person can delete it, and a redriven or
+ * resent message arrives with a receive count of 1 long after. Only the partner can prove the order
+ * has no booking yet.
  */
 public final class OnceOnlyBooking {
   private static final Logger LOG = LoggerFactory.getLogger(OnceOnlyBooking.class);
@@ -37,7 +42,7 @@ public final class OnceOnlyBooking {
    * @throws OrderHeldElsewhereException another try holds the order now
    */
   public Booking book(BookingAttempt attempt) {
-    return switch (records.claim(attempt.order().orderId(), attempt.window().invocationEnd())) {
+    return switch (records.claim(attempt.order().orderId(), attempt.window())) {
       case OrderRecords.AlreadyBooked booked -> booked.booking();
       case OrderRecords.HeldElsewhere held -> throw new OrderHeldElsewhereException(held.until());
       case OrderRecords.Claim claim -> bookHolding(claim, attempt);
@@ -58,15 +63,13 @@ public final class OnceOnlyBooking {
 
   private Booking lookUpOrBook(OrderRecords.Claim claim, BookingAttempt attempt) {
     String orderId = attempt.order().orderId();
-    if (claim.earlierTryLeftTrace() || attempt.redelivered()) {
-      List<Shipment> existing = partner.lookup(orderId, attempt.attemptId(), attempt.window().forLookup());
-      if (!existing.isEmpty()) {
-        if (existing.size() > 1) {
-          LOG.warn("order already has {} bookings at the partner; adopting the oldest, cancel the others with the partner",
-              existing.size());
-        }
-        return Booking.of(existing.getFirst(), Booking.Source.ADOPTED, attempt.attemptId());
+    List<Shipment> existing = partner.lookup(orderId, attempt.attemptId(), attempt.window().forLookup());
+    if (!existing.isEmpty()) {
+      if (existing.size() > 1) {
+        LOG.warn("order already has {} bookings at the partner; adopting the oldest, cancel the others with the partner",
+            existing.size());
       }
+      return Booking.of(existing.getFirst(), Booking.Source.ADOPTED, attempt.attemptId());
     }
     var deadline = attempt.window().forBooking();
     if (!records.beforeBookingRequest(claim)) {
@@ -81,7 +84,7 @@ public final class OnceOnlyBooking {
   private void release(OrderRecords.Claim claim, RuntimeException failure) {
     try {
       records.release(claim, outcomeName(failure), Failures.describe(failure),
-          failure instanceof PartnerOutcomeUnknownException unknown ? unknown.sentAt() : null);
+          failure instanceof PartnerOutcomeUnknownException unknown ? unknown.receivableUntil() : null);
     } catch (RuntimeException releaseFailed) {
       // The claim then simply lasts until its lock expires; the try's own failure is the one to report.
       failure.addSuppressed(releaseFailed);

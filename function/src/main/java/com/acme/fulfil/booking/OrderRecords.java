@@ -22,12 +22,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * Each order's record in DynamoDB ({@link OrderRecordLayout}): the claim a try must win before it may
@@ -41,6 +42,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * claim at once, or, when its booking went unanswered, when the partner can no longer be booking.
  */
 public final class OrderRecords {
+  private static final Logger LOG = LoggerFactory.getLogger(OrderRecords.class);
   private static final String CLAIMABLE = "attribute_not_exists(#id) OR #expiry < :now_s"
       + " OR (#status = :in_progress AND #lock < :now_ms)";
   private static final String HELD_BY_THIS_CLAIM = "#status = :in_progress AND #lock = :ours";
@@ -72,13 +74,8 @@ public final class OrderRecords {
   /** What a try found when it went to claim its order. */
   public sealed interface ClaimResult {}
 
-  /**
-   * This try holds the order until {@code lockExpiryMillis}.
-   *
-   * @param earlierTryLeftTrace an earlier try claimed the order and never recorded a booking: it may
-   *     have booked, so the partner must be asked before booking again
-   */
-  public record Claim(String orderId, String key, long lockExpiryMillis, boolean earlierTryLeftTrace) implements ClaimResult {}
+  /** This try holds the order until {@code lockExpiryMillis}. */
+  public record Claim(String orderId, String key, long lockExpiryMillis) implements ClaimResult {}
 
   /** The order is booked: nothing to send. */
   public record AlreadyBooked(Booking booking) implements ClaimResult {}
@@ -86,10 +83,11 @@ public final class OrderRecords {
   /** Another try holds the order until {@code until}. */
   public record HeldElsewhere(Instant until) implements ClaimResult {}
 
-  public ClaimResult claim(String orderId, Instant invocationEnd) {
+  /** Claims the order for a try that may run until {@code window}'s invocation end. */
+  public ClaimResult claim(String orderId, CallWindow window) {
     String key = OrderRecordLayout.keyOf(functionName, orderId);
     Instant now = clock.instant();
-    long lockExpiry = invocationEnd.plus(lateBookingHold).toEpochMilli();
+    long lockExpiry = window.invocationEnd().plus(lateBookingHold).toEpochMilli();
     Map<String, AttributeValue> values = new HashMap<>();
     values.put(":now_s", n(now.getEpochSecond()));
     values.put(":now_ms", n(now.toEpochMilli()));
@@ -100,7 +98,7 @@ public final class OrderRecords {
     values.put(":claimed", s(CLAIMED));
     values.put(":one", n(1));
     try {
-      UpdateItemResponse response = dynamoDb.updateItem(r -> r.tableName(table).key(key(key))
+      dynamoDb.updateItem(r -> r.tableName(table).key(key(key))
           .conditionExpression(CLAIMABLE)
           .updateExpression("SET #status = :in_progress, #lock = :lock, #expiry = :expiry, #try_at = :now,"
               + " #outcome = :claimed ADD #tries :one REMOVE #reason, #booking")
@@ -108,14 +106,13 @@ public final class OrderRecords {
               "#try_at", LAST_TRY_AT, "#outcome", LAST_OUTCOME, "#tries", TRIES, "#reason", LAST_REASON,
               "#booking", BOOKING))
           .expressionAttributeValues(values)
-          .returnValues(ReturnValue.ALL_OLD)
           .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-      return new Claim(orderId, key, lockExpiry, response.hasAttributes() && response.attributes().containsKey(STATUS));
+      return new Claim(orderId, key, lockExpiry);
     } catch (ConditionalCheckFailedException e) {
       // Not every DynamoDB implementation returns the item with the failure: read it then.
       Map<String, AttributeValue> held = e.hasItem() && !e.item().isEmpty() ? e.item() : read(key);
       if (COMPLETED.equals(text(held, STATUS))) {
-        keepAliveForThisDelivery(key, now);
+        keepAliveForThisDelivery(key, now, window.usable());
         return new AlreadyBooked(booking(text(held, BOOKING)));
       }
       return new HeldElsewhere(held.containsKey(LOCK_EXPIRY)
@@ -160,16 +157,19 @@ public final class OrderRecords {
 
   /**
    * Ends a failed try's claim, saying why. The record stays, as the trace of a try that may have
-   * reached the partner. A try that sent a booking request and got no answer keeps the order until
-   * the partner can no longer carry that request out ({@code unansweredRequestSentAt} plus the
-   * late-booking hold); any other failure frees it now. Only this claim's own lock is touched: a try
-   * that outlived it must not free the try that took over.
+   * reached the partner. A try whose booking request got no answer keeps the order until the partner
+   * can no longer carry that request out (the latest moment the partner can have received it,
+   * {@code unansweredRequestReceivableUntil}, plus the late-booking hold); any other failure frees it
+   * now. Only this claim's own lock is touched: a try that outlived it must not free the try that took
+   * over.
    *
    * @param outcome a short, stable name for the failure ({@code partner_rejected}, {@code outcome_unknown}...)
-   * @param unansweredRequestSentAt when the unanswered booking request left; null if there was none
+   * @param unansweredRequestReceivableUntil when the try stopped waiting for the unanswered booking
+   *     request's answer; null if there was none
    */
-  public void release(Claim claim, String outcome, String reason, Instant unansweredRequestSentAt) {
-    long releaseAt = unansweredRequestSentAt == null ? 0 : unansweredRequestSentAt.plus(lateBookingHold).toEpochMilli();
+  public void release(Claim claim, String outcome, String reason, Instant unansweredRequestReceivableUntil) {
+    long releaseAt = unansweredRequestReceivableUntil == null
+        ? 0 : unansweredRequestReceivableUntil.plus(lateBookingHold).toEpochMilli();
     try {
       dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
           .conditionExpression(HELD_BY_THIS_CLAIM)
@@ -186,18 +186,29 @@ public final class OrderRecords {
   /**
    * A message that finds its order booked may itself come back later: a redrive gives it a new life in
    * the source queue and then the DLQ, so the record must outlive the message that is here now, not
-   * only the first message of the order. Only ever lengthens the record's life.
+   * only the first message of the order. Only ever lengthens the record's life. Best effort, and within
+   * the time the try has left: a throttled table must not hold the invocation past its timeout.
    */
-  private void keepAliveForThisDelivery(String key, Instant now) {
+  private void keepAliveForThisDelivery(String key, Instant now, Duration within) {
+    if (!within.isPositive()) {
+      LOG.warn("no time left to lengthen the booked order's record life; the duplicate is done all the same");
+      return;
+    }
     long until = now.plus(recordLifetime).getEpochSecond();
     try {
       dynamoDb.updateItem(r -> r.tableName(table).key(key(key))
+          .overrideConfiguration(o -> o.apiCallTimeout(within))
           .updateExpression("SET #expiry = :until")
           .conditionExpression("#expiry < :until")
           .expressionAttributeNames(Map.of("#expiry", EXPIRY))
           .expressionAttributeValues(Map.of(":until", n(until))));
     } catch (ConditionalCheckFailedException e) {
       // Already lives at least that long.
+    } catch (SdkException e) {
+      // The order is booked whatever this write does: turning the duplicate into a retry would only
+      // burn its receives. The record still lives its full TTL from its booking or last keep-alive.
+      LOG.warn("could not lengthen the booked order's record life ({}); the duplicate is done all the same",
+          Failures.describe(e));
     }
   }
 

@@ -63,17 +63,17 @@ public final class OrderFulfilment {
       }
       case ValidOrder valid -> {
         MDC.put(ORDER_ID, valid.order().orderId());
-        yield book(valid.order(), receives, window);
+        yield book(valid.order(), window);
       }
     };
     report(outcome);
     return outcome;
   }
 
-  private RecordOutcome book(OrderMessage order, int receives, CallWindow window) {
+  private RecordOutcome book(OrderMessage order, CallWindow window) {
     String attemptId = UUID.randomUUID().toString();
     try {
-      Booking booked = booking.book(new BookingAttempt(order, attemptId, receives > 1, window));
+      Booking booked = booking.book(new BookingAttempt(order, attemptId, window));
       if (!booked.madeBy(attemptId)) {
         return new RecordOutcome.AlreadyBooked(booked);
       }

@@ -22,17 +22,17 @@ final class PartnerAnswers {
   }
 
   /**
-   * The answer to {@code POST /v1/shipments} for {@code orderId}, sent at {@code sentAt}: the booking,
+   * The answer to {@code POST /v1/shipments} for {@code orderId}, answered at {@code answeredAt}: the booking,
    * or the exception that says what the try does. A 401 here is the one after the key was re-read.
    */
-  Shipment booking(String orderId, int status, String body, String retryAfter, Instant sentAt) {
+  Shipment booking(String orderId, int status, String body, String retryAfter, Instant answeredAt) {
     return switch (status) {
-      case 201 -> readBooking(orderId, body).orElseThrow(() -> unknown(sentAt,
+      case 201 -> readBooking(orderId, body).orElseThrow(() -> unknown(answeredAt,
           "partner answered 201 with a body that is not this order's booking: it booked something we cannot read"));
       case 400, 422 -> {
         String error = partnersError(body);
         if (error == null) {
-          throw unknown(sentAt, "partner answered " + status + " without its JSON error body: not the partner's verdict");
+          throw unknown(answeredAt, "partner answered " + status + " without its JSON error body: not the partner's verdict");
         }
         throw new PartnerRejectedException(status, error);
       }
@@ -42,7 +42,7 @@ final class PartnerAnswers {
           "partner refused the API key even after re-reading the secret (401): rotate the secret", null);
       case 429 -> throw new PartnerUnavailableException(
           "partner rate limited the call (429, Retry-After " + retryAfter + " s)", null);
-      default -> throw unknown(sentAt, "partner answered " + status
+      default -> throw unknown(answeredAt, "partner answered " + status
           + ", which does not say that nothing was booked (a gateway may answer while the partner still books)");
     };
   }
@@ -98,7 +98,7 @@ final class PartnerAnswers {
     }
   }
 
-  private static PartnerOutcomeUnknownException unknown(Instant sentAt, String message) {
-    return new PartnerOutcomeUnknownException(message, null, sentAt);
+  private static PartnerOutcomeUnknownException unknown(Instant answeredAt, String message) {
+    return new PartnerOutcomeUnknownException(message, null, answeredAt);
   }
 }

@@ -73,7 +73,7 @@ public final class PartnerClient implements PartnerApi {
     }
     RequestBody requestBody = RequestBody.create(body, JSON);
     Answer answer = exchange(() -> new Request.Builder().url(shipments).post(requestBody), requestId, deadline, true);
-    return answers.booking(request.orderId(), answer.status(), answer.body(), answer.retryAfter(), answer.sentAt());
+    return answers.booking(request.orderId(), answer.status(), answer.body(), answer.retryAfter(), answer.answeredAt());
   }
 
   @Override
@@ -83,23 +83,27 @@ public final class PartnerClient implements PartnerApi {
     return answers.lookup(orderId, answer.status(), answer.body());
   }
 
-  /** One HTTP answer, and when the request that got it was sent. */
-  private record Answer(int status, String body, String retryAfter, Instant sentAt) {}
+  /**
+   * One HTTP answer, and when it came: the latest moment the partner can have received the request
+   * (DNS, connect, TLS and the write may take seconds of the deadline before it leaves).
+   */
+  private record Answer(int status, String body, String retryAfter, Instant answeredAt) {}
 
   /** Sends the request with the current key; on a 401, once more with the key re-read from the secret. */
   private Answer exchange(Supplier<Request.Builder> request, String requestId, Deadline deadline, boolean mayBook) {
     String key = keys.current();
     for (boolean refreshed = false; ; refreshed = true) {
       Request httpRequest = request.get().header(API_KEY, key).header(REQUEST_ID, requestId).build();
-      Instant sentAt = Instant.now();
       try (Response response = call(httpRequest, deadline)) {
         if (response.code() == 401 && !refreshed) {
           key = keys.refreshAfterRejection(key);
           continue;
         }
-        return new Answer(response.code(), response.body().string(), response.header("Retry-After"), sentAt);
+        String body = response.body().string();
+        return new Answer(response.code(), body, response.header("Retry-After"), Instant.now());
       } catch (IOException e) {
-        throw lostExchange(e, mayBook, sentAt);
+        // Until this moment the request may still have been on its way to the partner.
+        throw lostExchange(e, mayBook, Instant.now());
       }
     }
   }
@@ -114,12 +118,12 @@ public final class PartnerClient implements PartnerApi {
     return call.execute();
   }
 
-  private static PartnerException lostExchange(IOException e, boolean mayBook, Instant sentAt) {
+  private static PartnerException lostExchange(IOException e, boolean mayBook, Instant stoppedWaitingAt) {
     boolean neverSent = e instanceof ConnectException || e instanceof UnknownHostException;
     String what = e instanceof InterruptedIOException ? "deadline passed" : e.getClass().getSimpleName();
     if (mayBook && !neverSent) {
       return new PartnerOutcomeUnknownException(
-          "booking request sent but no answer (" + what + "): the partner may have booked", e, sentAt);
+          "booking request sent but no answer (" + what + "): the partner may have booked", e, stoppedWaitingAt);
     }
     return new PartnerUnavailableException("partner unreachable (" + what + ")", e);
   }

@@ -1,6 +1,7 @@
 package com.acme.fulfil.snapstart;
 
 import com.acme.fulfil.booking.Booking;
+import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.observability.JsonLogFormatter;
 import com.acme.fulfil.order.InvalidOrder;
@@ -16,6 +17,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -93,7 +95,7 @@ public final class SnapStartPriming implements Resource {
 
   private void claimAndCompleteTheRecord() {
     // The loopback answers as DynamoDB does for an order nobody has claimed yet.
-    if (!(records.claim(ORDER_ID, Instant.now().plus(CALL_BUDGET)) instanceof OrderRecords.Claim claim)) {
+    if (!(records.claim(ORDER_ID, new CallWindow(Clock.systemUTC(), CALL_BUDGET::toMillis, Duration.ZERO, CALL_BUDGET, CALL_BUDGET)) instanceof OrderRecords.Claim claim)) {
       throw new IllegalStateException("the loopback did not answer the priming claim as a new order");
     }
     records.beforeBookingRequest(claim);

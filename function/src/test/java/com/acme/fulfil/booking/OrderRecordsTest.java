@@ -58,6 +58,12 @@ class OrderRecordsTest {
         .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S)));
   }
 
+  /** A try whose invocation ends at {@code end}, on this test's clock. */
+  private CallWindow until(Instant end) {
+    return new CallWindow(clock, () -> Duration.between(clock.instant(), end).toMillis(), Duration.ZERO, Duration.ZERO,
+        Duration.ZERO);
+  }
+
   @AfterAll
   static void stop() {
     dynamoDbLocal.shutdownNow();
@@ -67,11 +73,10 @@ class OrderRecordsTest {
   void aNewOrderIsClaimedUntilItsInvocationEndsPlusTheLateBookingHoldUnderItsOneKey() throws Exception {
     Instant invocationEnd = clock.instant().plusSeconds(300);
 
-    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, invocationEnd);
+    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, until(invocationEnd));
 
     String md5 = HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(orderId.getBytes(StandardCharsets.UTF_8)));
     assertThat(claim.key()).isEqualTo("fulfil-order.book#" + md5);
-    assertThat(claim.earlierTryLeftTrace()).isFalse();
     Map<String, AttributeValue> item = item();
     assertThat(item.get("status").s()).isEqualTo("INPROGRESS");
     assertThat(item.get("in_progress_expiration").n()).isEqualTo(Long.toString(invocationEnd.plus(HOLD).toEpochMilli()));
@@ -84,36 +89,36 @@ class OrderRecordsTest {
   @Test
   void aLiveClaimIsNotTakenOverAndSaysUntilWhen() {
     Instant invocationEnd = clock.instant().plusSeconds(300);
-    records.claim(orderId, invocationEnd);
+    records.claim(orderId, until(invocationEnd));
     clock.advance(Duration.ofSeconds(600));
 
-    assertThat(records.claim(orderId, clock.instant().plusSeconds(300)))
+    assertThat(records.claim(orderId, until(clock.instant().plusSeconds(300))))
         .isEqualTo(new OrderRecords.HeldElsewhere(invocationEnd.plus(HOLD)));
   }
 
   @Test
-  void theClaimOfATryKilledAtItsTimeoutIsTakenOverOnlyAfterTheHoldAndTheNextTryKnowsItMayHaveBooked() {
+  void theClaimOfATryKilledAtItsTimeoutIsTakenOverOnlyAfterTheHold() {
     Instant invocationEnd = clock.instant().plusSeconds(300);
-    records.claim(orderId, invocationEnd);
+    records.claim(orderId, until(invocationEnd));
 
     clock.set(invocationEnd.plus(HOLD).minusMillis(1));
-    assertThat(records.claim(orderId, clock.instant().plusSeconds(300))).isInstanceOf(OrderRecords.HeldElsewhere.class);
+    assertThat(records.claim(orderId, until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.HeldElsewhere.class);
     clock.set(invocationEnd.plus(HOLD).plusMillis(1));
-    OrderRecords.ClaimResult next = records.claim(orderId, clock.instant().plusSeconds(300));
+    OrderRecords.ClaimResult next = records.claim(orderId, until(clock.instant().plusSeconds(300)));
 
-    assertThat(next).isInstanceOfSatisfying(OrderRecords.Claim.class, c -> assertThat(c.earlierTryLeftTrace()).isTrue());
+    assertThat(next).isInstanceOf(OrderRecords.Claim.class);
     assertThat(item().get("tries").n()).isEqualTo("2");
   }
 
   @Test
   void aBookedOrderIsFoundBookedAndEachDeliveryThatFindsItKeepsTheRecordAliveForTheMessagesLife() {
-    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, clock.instant().plusSeconds(300));
+    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, until(clock.instant().plusSeconds(300)));
     records.beforeBookingRequest(claim);
     Booking booking = new Booking(orderId, "SHP-1", "TRK-1", "Evri", "https://label", Booking.Source.BOOKED, "try-1");
     records.complete(claim, booking);
     clock.advance(Duration.ofDays(10));
 
-    assertThat(records.claim(orderId, clock.instant().plusSeconds(300))).isEqualTo(new OrderRecords.AlreadyBooked(booking));
+    assertThat(records.claim(orderId, until(clock.instant().plusSeconds(300)))).isEqualTo(new OrderRecords.AlreadyBooked(booking));
 
     Map<String, AttributeValue> item = item();
     assertThat(item.get("status").s()).isEqualTo("COMPLETED");
@@ -124,37 +129,37 @@ class OrderRecordsTest {
   }
 
   @Test
-  void aFailedTryFreesTheOrderAtOnceLeavesItsReasonAndTheNextTryKnowsItMayHaveBooked() {
-    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, clock.instant().plusSeconds(300));
+  void aFailedTryFreesTheOrderAtOnceAndLeavesItsReason() {
+    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, until(clock.instant().plusSeconds(300)));
 
     records.release(claim, "failed", "PartnerUnavailableException: 503 before booking", null);
 
     Map<String, AttributeValue> item = item();
     assertThat(item.get("last_outcome").s()).isEqualTo("failed");
     assertThat(item.get("last_reason").s()).isEqualTo("PartnerUnavailableException: 503 before booking");
-    assertThat(records.claim(orderId, clock.instant().plusSeconds(300)))
-        .isInstanceOfSatisfying(OrderRecords.Claim.class, c -> assertThat(c.earlierTryLeftTrace()).isTrue());
+    assertThat(records.claim(orderId, until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.Claim.class);
+    assertThat(item().get("tries").n()).isEqualTo("2");
     assertThat(item().containsKey("last_reason")).as("a new try starts a new story line").isFalse();
   }
 
   @Test
   void anUnansweredBookingHoldsTheOrderUntilThePartnerCanNoLongerBookForIt() {
-    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, clock.instant().plusSeconds(300));
+    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, until(clock.instant().plusSeconds(300)));
     Instant sentAt = clock.instant().plusSeconds(3);
     clock.advance(Duration.ofSeconds(4));
     records.release(claim, "outcome_unknown", "connection closed", sentAt);
 
     clock.set(sentAt.plus(HOLD).minusMillis(1));
-    assertThat(records.claim(orderId, clock.instant().plusSeconds(300))).isInstanceOf(OrderRecords.HeldElsewhere.class);
+    assertThat(records.claim(orderId, until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.HeldElsewhere.class);
     clock.set(sentAt.plus(HOLD).plusMillis(1));
-    assertThat(records.claim(orderId, clock.instant().plusSeconds(300))).isInstanceOf(OrderRecords.Claim.class);
+    assertThat(records.claim(orderId, until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.Claim.class);
   }
 
   @Test
   void aTryThatOutlivedItsClaimCanNeitherSendNorFreeTheClaimOfTheTryThatTookOver() {
-    OrderRecords.Claim late = (OrderRecords.Claim) records.claim(orderId, clock.instant().plusSeconds(1));
+    OrderRecords.Claim late = (OrderRecords.Claim) records.claim(orderId, until(clock.instant().plusSeconds(1)));
     clock.advance(Duration.ofSeconds(1).plus(HOLD).plusMillis(1));
-    OrderRecords.Claim taker = (OrderRecords.Claim) records.claim(orderId, clock.instant().plusSeconds(300));
+    OrderRecords.Claim taker = (OrderRecords.Claim) records.claim(orderId, until(clock.instant().plusSeconds(300)));
 
     assertThat(records.beforeBookingRequest(late)).as("the late try may not send its booking request").isFalse();
     records.release(late, "failed", "late", null);
@@ -170,7 +175,7 @@ class OrderRecordsTest {
       CyclicBarrier together = new CyclicBarrier(2);
       Callable<OrderRecords.ClaimResult> claim = () -> {
         together.await();
-        return records.claim(order, clock.instant().plusSeconds(300));
+        return records.claim(order, until(clock.instant().plusSeconds(300)));
       };
       try (ExecutorService tries = Executors.newFixedThreadPool(2)) {
         Future<OrderRecords.ClaimResult> first = tries.submit(claim);
@@ -200,9 +205,9 @@ class OrderRecordsTest {
         "status", AttributeValue.fromS("INPROGRESS"), "expiration", AttributeValue.fromN(Long.toString(expiry)),
         "in_progress_expiration", AttributeValue.fromN(Long.toString(lockUntil)))));
 
-    assertThat(records.claim(booked, clock.instant().plusSeconds(300))).isEqualTo(new OrderRecords.AlreadyBooked(
+    assertThat(records.claim(booked, until(clock.instant().plusSeconds(300)))).isEqualTo(new OrderRecords.AlreadyBooked(
         new Booking(booked, "SHP-OLD", "T", "DPD", "https://l", Booking.Source.BOOKED, "old")));
-    assertThat(records.claim(held, clock.instant().plusSeconds(300)))
+    assertThat(records.claim(held, until(clock.instant().plusSeconds(300))))
         .isEqualTo(new OrderRecords.HeldElsewhere(Instant.ofEpochMilli(lockUntil)));
   }
 

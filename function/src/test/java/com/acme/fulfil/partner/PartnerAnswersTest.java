@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** docs/partner-api.md's table, row by row: what each answer to a POST or a GET means for the try. */
 class PartnerAnswersTest {
   private static final String ORDER = "ORD-1";
-  private static final Instant SENT = Instant.parse("2026-11-25T03:00:00Z");
+  private static final Instant ANSWERED = Instant.parse("2026-11-25T03:00:00Z");
   private static final String BOOKING = "{\"shipment_id\":\"SHP-1\",\"order_id\":\"ORD-1\",\"courier\":\"DPD\","
       + "\"tracking_number\":\"T1\",\"label_url\":\"https://l/1.pdf\"}";
   private final PartnerAnswers answers = new PartnerAnswers(new ObjectMapper());
@@ -46,13 +46,13 @@ class PartnerAnswersTest {
   void bookingAnswer(int status, String body, String meaning) {
     String answer = body.equals("BOOKING") ? BOOKING : body;
     switch (meaning) {
-      case "booked" -> assertThat(answers.booking(ORDER, status, answer, null, SENT).shipmentId()).isEqualTo("SHP-1");
-      case "permanent" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, null, SENT))
+      case "booked" -> assertThat(answers.booking(ORDER, status, answer, null, ANSWERED).shipmentId()).isEqualTo("SHP-1");
+      case "permanent" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, null, ANSWERED))
           .isInstanceOfSatisfying(PartnerRejectedException.class, e -> assertThat(e.permanent()).isTrue());
-      case "transient" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, "7", SENT))
+      case "transient" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, "7", ANSWERED))
           .isInstanceOf(PartnerUnavailableException.class);
-      case "unknown" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, null, SENT))
-          .isInstanceOfSatisfying(PartnerOutcomeUnknownException.class, e -> assertThat(e.sentAt()).isEqualTo(SENT));
+      case "unknown" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, null, ANSWERED))
+          .isInstanceOfSatisfying(PartnerOutcomeUnknownException.class, e -> assertThat(e.receivableUntil()).isEqualTo(ANSWERED));
       default -> throw new IllegalArgumentException(meaning);
     }
   }

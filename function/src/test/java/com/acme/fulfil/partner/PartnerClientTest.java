@@ -14,12 +14,14 @@ import com.acme.fulfil.sim.Reaction;
 import com.acme.fulfil.sim.SecretsManagerEndpoint;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.InetAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import okhttp3.Dns;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -129,6 +131,33 @@ class PartnerClientTest {
     assertThatThrownBy(() -> client.book(request(orderId), "a", Deadline.in(Duration.ofMillis(500))))
         .isInstanceOf(PartnerOutcomeUnknownException.class).hasMessageContaining("deadline passed");
     assertThat(partner.bookingsFor(orderId)).hasSize(1);
+  }
+
+  @Test
+  void anUnansweredBookingCountsItsLateBookingHoldFromWhenThePartnerCanLastHaveReceivedIt() {
+    // A resolver that takes its time (a lost UDP answer and the resolver's retry): the request
+    // reaches the partner well after the client started sending it.
+    Dns slowResolver = host -> {
+      try {
+        Thread.sleep(700);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return List.of(InetAddress.getLoopbackAddress());
+    };
+    URI byName = URI.create("http://localhost:" + partner.baseUrl().getPort());
+    PartnerClient slowToSend = new PartnerClient(PartnerClient.httpClient().newBuilder().dns(slowResolver).build(), byName,
+        new ApiKeySource(secretsClient, SECRET), new ObjectMapper());
+    String orderId = orderId();
+    partner.script().forOrder(orderId, Reaction.serverError(503));
+
+    assertThatThrownBy(() -> slowToSend.book(request(orderId), "a", seconds(5)))
+        .isInstanceOfSatisfying(PartnerOutcomeUnknownException.class, e -> {
+          Instant received = partner.requests().stream()
+              .filter(r -> r.method().equals("POST") && r.orderId().equals(Optional.of(orderId)))
+              .map(PartnerRequest::receivedAt).findFirst().orElseThrow();
+          assertThat(e.receivableUntil()).as("the partner received the request at " + received).isAfterOrEqualTo(received);
+        });
   }
 
   @Test

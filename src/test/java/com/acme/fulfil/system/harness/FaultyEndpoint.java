@@ -32,8 +32,11 @@ import java.util.function.BiPredicate;
 public final class FaultyEndpoint implements AutoCloseable {
   private static final Set<String> HOP_BY_HOP = Set.of(
       "host", "connection", "content-length", "expect", "upgrade", "transfer-encoding", "keep-alive", "te", "trailer");
-  private static final byte[] UNAVAILABLE = """
-      {"__type":"ServiceUnavailable","message":"outage injected by a system test"}""".getBytes(StandardCharsets.UTF_8);
+  private static final Answer UNAVAILABLE = new Answer(503, """
+      {"__type":"ServiceUnavailable","message":"outage injected by a system test"}""");
+  private static final Answer THROTTLED = new Answer(400, """
+      {"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",\
+      "message":"throttling injected by a system test"}""");
 
   private final URI upstream;
   private final HttpServer server;
@@ -42,9 +45,16 @@ public final class FaultyEndpoint implements AutoCloseable {
   private volatile Fault fault = Fault.NONE;
   private volatile CountDownLatch released = new CountDownLatch(1);
 
-  /** Which requests fail (by operation and body), and how long each is held before its 503. */
-  private record Fault(BiPredicate<String, String> requests, Duration hold) {
-    static final Fault NONE = new Fault((operation, body) -> false, Duration.ZERO);
+  /** What a failed request is answered. */
+  private record Answer(int status, String body) {
+    byte[] bytes() {
+      return body.getBytes(StandardCharsets.UTF_8);
+    }
+  }
+
+  /** Which requests fail (by operation and body), how long each is held, and what it is answered. */
+  private record Fault(BiPredicate<String, String> requests, Duration hold, Answer answer) {
+    static final Fault NONE = new Fault((operation, body) -> false, Duration.ZERO, UNAVAILABLE);
   }
 
   private FaultyEndpoint(URI upstream) {
@@ -70,13 +80,13 @@ public final class FaultyEndpoint implements AutoCloseable {
 
   /** Every request fails at once, until {@link #heal()}. */
   public void failEverything() {
-    fault = new Fault((operation, body) -> true, Duration.ZERO);
+    fault = new Fault((operation, body) -> true, Duration.ZERO, UNAVAILABLE);
   }
 
   /** Requests for these operations (e.g. {@code UpdateItem}) fail at once, until {@link #heal()}. */
   public void fail(String... operations) {
     Set<String> failing = Set.of(operations);
-    fault = new Fault((operation, body) -> failing.contains(operation), Duration.ZERO);
+    fault = new Fault((operation, body) -> failing.contains(operation), Duration.ZERO, UNAVAILABLE);
   }
 
   /**
@@ -85,7 +95,16 @@ public final class FaultyEndpoint implements AutoCloseable {
    * that records a booking sets {@code "COMPLETED"}).
    */
   public void fail(String operation, String bodyMark) {
-    fault = new Fault((op, body) -> op.equals(operation) && body.contains(bodyMark), Duration.ZERO);
+    fault = new Fault((op, body) -> op.equals(operation) && body.contains(bodyMark), Duration.ZERO, UNAVAILABLE);
+  }
+
+  /**
+   * Requests for {@code operation} whose body contains {@code bodyMark} are refused as DynamoDB refuses
+   * a request over the table's throughput (400, {@code ProvisionedThroughputExceededException}), until
+   * {@link #heal()}.
+   */
+  public void throttle(String operation, String bodyMark) {
+    fault = new Fault((op, body) -> op.equals(operation) && body.contains(bodyMark), Duration.ZERO, THROTTLED);
   }
 
   /**
@@ -93,7 +112,7 @@ public final class FaultyEndpoint implements AutoCloseable {
    * {@link #heal()}) and then fail: a service that stops answering in the middle of an invocation.
    */
   public void stall(String operation, String bodyMark, Duration hold) {
-    fault = new Fault((op, body) -> op.equals(operation) && body.contains(bodyMark), hold);
+    fault = new Fault((op, body) -> op.equals(operation) && body.contains(bodyMark), hold, UNAVAILABLE);
   }
 
   /** Back to forwarding everything; stalled requests are let go (with their 503) at once. */
@@ -121,9 +140,10 @@ public final class FaultyEndpoint implements AutoCloseable {
         if (now.hold().isPositive()) {
           release.await(now.hold().toMillis(), TimeUnit.MILLISECONDS);
         }
+        byte[] answer = now.answer().bytes();
         exchange.getResponseHeaders().set("Content-Type", "application/x-amz-json-1.1");
-        exchange.sendResponseHeaders(503, UNAVAILABLE.length);
-        exchange.getResponseBody().write(UNAVAILABLE);
+        exchange.sendResponseHeaders(now.answer().status(), answer.length);
+        exchange.getResponseBody().write(answer);
         return;
       }
       forward(exchange, body);

@@ -156,6 +156,11 @@ public final class FulfilOrderUnderTest implements AutoCloseable {
     return records().of(deployment.functionName(), orderId);
   }
 
+  /** Removes the order's record, as its TTL or a restore from an older backup would. */
+  public void forgetRecord(String orderId) {
+    records().forget(deployment.functionName(), orderId);
+  }
+
   /** The proxy between the function and DynamoDB; only with {@link Builder#faultyDynamoDb()}. */
   public FaultyEndpoint dynamoDb() {
     return dynamoDbEndpoint.orElseThrow(() -> new IllegalStateException("deployed without faultyDynamoDb()"));

@@ -51,6 +51,15 @@ public final class IdempotencyRecords {
     return item == null || item.isEmpty() ? Optional.empty() : Optional.of(record(item));
   }
 
+  /**
+   * Deletes the record of {@code orderId}, as its TTL, a restore from an older backup or a person at
+   * the console would: the order's story starts again from nothing.
+   */
+  public void forget(String functionName, String orderId) {
+    dynamoDb.deleteItem(r -> r.tableName(table)
+        .key(Map.of(OrderRecordLayout.KEY, AttributeValue.fromS(OrderRecordLayout.keyOf(functionName, orderId)))));
+  }
+
   private static Record record(Map<String, AttributeValue> item) {
     String status = item.get(OrderRecordLayout.STATUS).s();
     AttributeValue data = item.get(OrderRecordLayout.BOOKING);
