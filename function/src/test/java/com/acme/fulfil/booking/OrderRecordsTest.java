@@ -8,11 +8,8 @@ import com.acme.fulfil.timing.OrderRecordLayout;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -27,9 +24,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BillingMode;
-import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /** The order's record against DynamoDB Local: the conditions are DynamoDB's to evaluate, not ours to mock. */
 class OrderRecordsTest {
@@ -40,7 +34,7 @@ class OrderRecordsTest {
   private static AmazonDynamoDBLocal dynamoDbLocal;
   private static DynamoDbClient dynamoDb;
 
-  private final SettableClock clock = new SettableClock(Instant.parse("2026-11-25T03:00:00Z"));
+  private final ModelParts.SettableClock clock = new ModelParts.SettableClock(Instant.parse("2026-11-25T03:00:00Z"));
   private final OrderRecords records = new OrderRecords(dynamoDb, TABLE, FUNCTION, HOLD, LIFETIME, new ObjectMapper(), clock);
   private final String orderId = "ORD-" + UUID.randomUUID();
 
@@ -48,14 +42,7 @@ class OrderRecordsTest {
   static void createTable() {
     dynamoDbLocal = DynamoDBEmbedded.create();
     dynamoDb = dynamoDbLocal.dynamoDbClient();
-    createTable(dynamoDb, TABLE);
-  }
-
-  /** The order records' table as the stack makes it: one string partition key. */
-  static void createTable(DynamoDbClient dynamoDb, String table) {
-    dynamoDb.createTable(t -> t.tableName(table).billingMode(BillingMode.PAY_PER_REQUEST)
-        .keySchema(k -> k.attributeName("id").keyType(KeyType.HASH))
-        .attributeDefinitions(a -> a.attributeName("id").attributeType(ScalarAttributeType.S)));
+    ModelParts.createTable(dynamoDb, TABLE);
   }
 
   /** A try whose invocation ends at {@code end}, on this test's clock. */
@@ -214,37 +201,5 @@ class OrderRecordsTest {
   private Map<String, AttributeValue> item() {
     return dynamoDb.getItem(r -> r.tableName(TABLE).consistentRead(true)
         .key(Map.of("id", AttributeValue.fromS(OrderRecordLayout.keyOf(FUNCTION, orderId))))).item();
-  }
-
-  /** A clock the test moves: the protocol's timing is the point of these tests, not the wall clock's. */
-  static final class SettableClock extends Clock {
-    private volatile Instant now;
-
-    SettableClock(Instant now) {
-      this.now = now;
-    }
-
-    void set(Instant instant) {
-      now = instant;
-    }
-
-    void advance(Duration duration) {
-      now = now.plus(duration);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
   }
 }

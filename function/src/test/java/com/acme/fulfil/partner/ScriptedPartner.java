@@ -50,7 +50,7 @@ public final class ScriptedPartner implements PartnerApi {
   private final PartnerAnswers answers = new PartnerAnswers(new ObjectMapper());
   private final ObjectMapper json = new ObjectMapper();
   private final List<Shipment> booked = new ArrayList<>();
-  private final List<Shipment> landingLater = new ArrayList<>();
+  private final List<LateBooking> landingLater = new ArrayList<>();
   private volatile boolean healthy;
   private int nextShipment = 1;
 
@@ -64,10 +64,24 @@ public final class ScriptedPartner implements PartnerApi {
     healthy = true;
   }
 
+  /**
+   * A booking the partner makes after its caller gave up: it may appear at any moment until the
+   * contract's maximum after the partner received the request, which is at the latest when the caller
+   * stopped waiting ({@code landBy} is unknown while the caller still waits).
+   */
+  private static final class LateBooking {
+    final Shipment shipment;
+    volatile Instant landBy;
+
+    LateBooking(Shipment shipment) {
+      this.shipment = shipment;
+    }
+  }
+
   /** Every booking made, landed or still to land. */
   public synchronized List<Shipment> bookings() {
     List<Shipment> all = new ArrayList<>(booked);
-    all.addAll(landingLater);
+    landingLater.forEach(late -> all.add(late.shipment));
     return all;
   }
 
@@ -77,8 +91,19 @@ public final class ScriptedPartner implements PartnerApi {
 
   /** A booking made after its caller gave up appears now (at the latest, the contract's maximum after its POST). */
   public synchronized void landLateBookings() {
-    booked.addAll(landingLater);
+    landingLater.forEach(late -> booked.add(late.shipment));
     landingLater.clear();
+  }
+
+  /** Lands every late booking the contract does not let wait beyond {@code now}: time is passing. */
+  public synchronized void landLateBookingsDueBy(Instant now) {
+    landingLater.removeIf(late -> {
+      boolean due = late.landBy != null && !late.landBy.isAfter(now);
+      if (due) {
+        booked.add(late.shipment);
+      }
+      return due;
+    });
   }
 
   public Duration contractMaximum() {
@@ -93,29 +118,42 @@ public final class ScriptedPartner implements PartnerApi {
 
   /** One booking request's answer; a 401 is sent again once, as PartnerClient does after re-reading the key. */
   private Shipment answer(ShipmentRequest request, String requestId, boolean keyReRead) {
-    Instant sentAt = script.now();
     List<BookingAnswer> allowed = keyReRead ? AFTER_KEY_RE_READ : List.of(BookingAnswer.values());
     BookingAnswer answer = healthy ? BookingAnswer.CREATED_201
         : allowed.get(script.choose(keyReRead ? "answer to POST sent again" : "answer to POST", names(allowed)));
     Shipment shipment = null;
+    LateBooking late = null;
     synchronized (this) {
       if (answer.booksNow || answer == BookingAnswer.BOOKED_AFTER_THE_CALLER_GAVE_UP) {
         shipment = new Shipment("SHP-" + nextShipment++, request.orderId(), "Evri", "T", "https://label");
-        (answer.booksNow ? booked : landingLater).add(shipment);
+        if (answer.booksNow) {
+          booked.add(shipment);
+        } else {
+          late = new LateBooking(shipment);
+          landingLater.add(late);
+        }
       }
     }
-    script.gate("POST " + requestId.substring(0, 4) + " answered " + answer);
+    // Time may pass here: the request travels, the partner works; the caller waits, or dies waiting.
+    try {
+      script.gate("POST " + requestId.substring(0, 4) + " answered " + answer);
+    } finally {
+      if (late != null) {
+        late.landBy = script.now().plus(contractMaximum);
+      }
+    }
+    Instant answeredAt = script.now();
     return switch (answer) {
-      case CREATED_201 -> answers.booking(request.orderId(), 201, write(shipment), null, sentAt);
+      case CREATED_201 -> answers.booking(request.orderId(), 201, write(shipment), null, answeredAt);
       case UNAUTHORIZED_401 -> keyReRead
-          ? answers.booking(request.orderId(), 401, "{\"error\":\"unauthorized\",\"message\":\"bad key\"}", null, sentAt)
+          ? answers.booking(request.orderId(), 401, "{\"error\":\"unauthorized\",\"message\":\"bad key\"}", null, answeredAt)
           : answer(request, requestId, true);
-      case REJECTED_422 -> answers.booking(request.orderId(), 422, "{\"error\":\"address_rejected\",\"message\":\"no\"}", null, sentAt);
-      case PROXY_PAGE_400 -> answers.booking(request.orderId(), 400, "<html>Bad Request</html>", null, sentAt);
-      case RATE_LIMITED_429 -> answers.booking(request.orderId(), 429, "", "7", sentAt);
-      case SERVER_ERROR_503_NOTHING_BOOKED, SERVER_ERROR_503_BOOKED -> answers.booking(request.orderId(), 503, "", null, sentAt);
+      case REJECTED_422 -> answers.booking(request.orderId(), 422, "{\"error\":\"address_rejected\",\"message\":\"no\"}", null, answeredAt);
+      case PROXY_PAGE_400 -> answers.booking(request.orderId(), 400, "<html>Bad Request</html>", null, answeredAt);
+      case RATE_LIMITED_429 -> answers.booking(request.orderId(), 429, "", "7", answeredAt);
+      case SERVER_ERROR_503_NOTHING_BOOKED, SERVER_ERROR_503_BOOKED -> answers.booking(request.orderId(), 503, "", null, answeredAt);
       case CLOSED_NOTHING_BOOKED, CLOSED_BOOKED, BOOKED_AFTER_THE_CALLER_GAVE_UP ->
-          throw new PartnerOutcomeUnknownException("connection closed without an answer", null, sentAt);
+          throw new PartnerOutcomeUnknownException("connection closed without an answer", null, answeredAt);
     };
   }
 

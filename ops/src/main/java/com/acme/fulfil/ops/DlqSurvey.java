@@ -32,18 +32,22 @@ final class DlqSurvey {
     for (DeadLetter read : new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention()).readAll()) {
       DeadLetter letter = read.reason().isPresent() || !logs.available() ? read
           : read.withReason(logs.lastProblem(read.sourceMessageId(), read.sentAt().minus(Duration.ofDays(14))));
-      boolean booked = letter.orderId().flatMap(id -> OrderRecord.read(stack, id)).filter(OrderRecord::booked).isPresent();
-      if (booked) {
-        entries.add(new Entry(letter, true, true, "its order is booked already: a redrive would only be suppressed"));
-      } else if (letter.poison()) {
-        entries.add(new Entry(letter, false, true, letter.failureClass() + " can never succeed as sent: archive it, then"
-            + " tell the producer (invalid_message) or fix the order with the customer and the partner (partner_rejected)"));
-      } else {
-        entries.add(new Entry(letter, false, false, "its tries ran out on a failure that may have passed: redrive it once"
-            + " the cause is fixed"));
-      }
+      entries.add(judge(letter, letter.orderId().flatMap(id -> OrderRecord.read(stack, id))));
     }
     return entries;
+  }
+
+  /** What on-call should do with one dead letter, given its order's record (if it has one). */
+  static Entry judge(DeadLetter letter, java.util.Optional<OrderRecord> record) {
+    if (record.filter(OrderRecord::booked).isPresent()) {
+      return new Entry(letter, true, true, "its order is booked already: a redrive would only be suppressed");
+    }
+    if (letter.poison()) {
+      return new Entry(letter, false, true, letter.failureClass() + " can never succeed as sent: archive it, then"
+          + " tell the producer (invalid_message) or fix the order with the customer and the partner (partner_rejected)");
+    }
+    return new Entry(letter, false, false, "its tries ran out on a failure that may have passed: redrive it once"
+        + " the cause is fixed");
   }
 
   Report report() {

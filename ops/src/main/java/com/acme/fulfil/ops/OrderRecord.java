@@ -41,14 +41,16 @@ record OrderRecord(String key, String status, int tries, Optional<Instant> lastT
     String key = OrderRecordLayout.keyOf(stack.functionName(), orderId);
     Map<String, AttributeValue> item = stack.aws().dynamoDb()
         .getItem(r -> r.tableName(stack.table()).consistentRead(true).key(Map.of(KEY, AttributeValue.fromS(key)))).item();
-    if (item == null || item.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(new OrderRecord(key, text(item, STATUS).orElse("?"),
+    return item == null || item.isEmpty() ? Optional.empty() : Optional.of(of(key, item));
+  }
+
+  /** The record as DynamoDB holds it under {@code key}. */
+  static OrderRecord of(String key, Map<String, AttributeValue> item) {
+    return new OrderRecord(key, text(item, STATUS).orElse("?"),
         number(item, TRIES).map(Long::intValue).orElse(0),
         text(item, LAST_TRY_AT).map(Instant::parse), text(item, LAST_OUTCOME), text(item, LAST_REASON),
         text(item, LAST_POST_AT).map(Instant::parse), number(item, LOCK_EXPIRY).map(Instant::ofEpochMilli),
-        Instant.ofEpochSecond(number(item, EXPIRY).orElse(0L)), text(item, BOOKING).map(OrderRecord::json)));
+        Instant.ofEpochSecond(number(item, EXPIRY).orElse(0L)), text(item, BOOKING).map(OrderRecord::json));
   }
 
   private static JsonNode json(String text) {
