@@ -40,6 +40,16 @@ public record TimingBudget(
   /** Time left, after both retentions, for a person to decide on a redrive. */
   public static final Duration TTL_BUFFER = Duration.ofDays(3);
 
+  /** The period of the stack's alarms: each compares one 5-minute statistic with its threshold. */
+  public static final Duration ALARM_PERIOD = Duration.ofMinutes(5);
+
+  /**
+   * How long after the retry horizon the messages-sitting alarm may take to fire: the 5-minute period in
+   * which the oldest message's age crosses the threshold must end, and SQS's datapoint for it must reach
+   * CloudWatch and be evaluated, which takes up to one more period.
+   */
+  static final Duration MESSAGES_SITTING_ALARM_LEAD = ALARM_PERIOD.multipliedBy(2);
+
   static final Duration LAMBDA_MAX_TIMEOUT = Duration.ofSeconds(900);
   static final Duration SQS_MAX_VISIBILITY = Duration.ofHours(12);
   static final Duration SQS_MAX_RETENTION = Duration.ofDays(14);
@@ -128,6 +138,21 @@ public record TimingBudget(
       problems.add("sourceRetentionDays and dlqRetentionDays must be whole seconds from 1 minute to 14 days (got "
           + show(sourceRetention) + " and " + show(dlqRetention) + ").");
     }
+    if (visibilityTimeout.isPositive() && maxReceiveCount >= 2 && sourceRetention.isPositive()) {
+      Duration horizon = visibilityTimeout.multipliedBy(maxReceiveCount);
+      Duration deletedAt = sourceRetention.minus(MESSAGES_SITTING_ALARM_LEAD);
+      if (horizon.compareTo(deletedAt) > 0) {
+        long fittingReceives = deletedAt.toSeconds() / visibilityTimeout.toSeconds();
+        problems.add("the retry horizon (visibilityTimeoutSeconds " + show(visibilityTimeout) + " x maxReceiveCount "
+            + maxReceiveCount + " = " + horizon.toSeconds() + " s) must end at least "
+            + show(MESSAGES_SITTING_ALARM_LEAD) + " (two alarm periods) before sourceRetentionDays ("
+            + show(sourceRetention) + ") deletes a message, at " + sourceRetention.toSeconds() + " s: SQS deletes an order"
+            + " still retrying when its retention ends, without moving it to the DLQ, and the messages-sitting alarm,"
+            + " whose threshold is the horizon, must have fired before that. "
+            + (fittingReceives >= 2 ? "Lower maxReceiveCount to at most " + fittingReceives + ", raise" : "Raise")
+            + " sourceRetentionDays (at most 14 days), or lower the visibility timeout (it follows functionTimeoutSeconds).");
+      }
+    }
     if (dlqRetention.compareTo(sourceRetention) <= 0) {
       problems.add("dlqRetentionDays is " + show(dlqRetention) + " but must be longer than sourceRetentionDays ("
           + show(sourceRetention) + "): a message keeps its original enqueue time when it moves to the DLQ,"
@@ -182,8 +207,10 @@ public record TimingBudget(
 
   /**
    * The same design with every duration divided by {@code divisor}, for a local run that replays hours
-   * in minutes. The rules are ratios, so a consistent budget stays consistent; the divisor must keep
-   * the durations SQS and Lambda take in whole seconds whole.
+   * in minutes. The rules are ratios, so a consistent budget stays consistent (all but the alarm's lead
+   * after the retry horizon, which CloudWatch's periods fix in real minutes: a budget with less than
+   * {@code divisor} times that lead to spare is refused); the divisor must keep the durations SQS and
+   * Lambda take in whole seconds whole.
    */
   public TimingBudget scaledDown(int divisor) {
     if (divisor < 1) {

@@ -111,6 +111,37 @@ class TimingBudgetTest {
     assertThat(TimingBudget.builder().batchSize(10).recordConcurrency(10).build().sequentialRounds()).isEqualTo(1);
   }
 
+  /**
+   * Review: 200 receives x 1,800 s (100 h) synthesized against 4 days of retention: in a long outage SQS
+   * deletes an order before the redrive policy moves it, and the messages-sitting alarm, whose
+   * threshold is the horizon, can never fire first.
+   */
+  @Test
+  void aRetryHorizonLongerThanTheSourceKeepsMessagesIsRefused() {
+    assertThatThrownBy(() -> TimingBudget.fromSettings(Map.of("maxReceiveCount", "200")::get))
+        .isInstanceOf(InconsistentTimingException.class)
+        .hasMessageContaining("the retry horizon (visibilityTimeoutSeconds 1800 s x maxReceiveCount 200 = 360000 s)")
+        .hasMessageContaining("sourceRetentionDays (4 days)")
+        .hasMessageContaining("Lower maxReceiveCount to at most 191");
+    assertThatThrownBy(() -> TimingBudget.builder().visibilityTimeout(Duration.ofHours(12)).maxReceiveCount(9).build())
+        .hasMessageContaining("= 388800 s");
+  }
+
+  /** The alarm compares 5-minute maxima: it needs two periods after the horizon to have fired. */
+  @Test
+  void theSourceKeepsMessagesUntilTheMessagesSittingAlarmHasFired() {
+    Duration fourDays = Duration.ofDays(4);
+    Duration lead = TimingBudget.ALARM_PERIOD.multipliedBy(2);
+    Duration visibility = Duration.ofSeconds(1800);
+    int receives = (int) (fourDays.minus(lead).toSeconds() / visibility.toSeconds());
+    TimingBudget fits = TimingBudget.builder().maxReceiveCount(receives).build();
+    assertThat(fits.retryHorizon().plus(lead)).isLessThanOrEqualTo(fits.sourceRetention());
+    assertThatThrownBy(() -> TimingBudget.builder().maxReceiveCount(192).build())
+        .hasMessageContaining("345600 s");
+    // 191 x 1,800 s = 343,800 s; + 600 s = 344,400 s < 345,600 s. 192 x 1,800 s = 345,600 s leaves no time to alarm.
+    assertThat(receives).isEqualTo(191);
+  }
+
   @Test
   void everyBrokenRuleIsReportedAtOnce() {
     var e = (InconsistentTimingException) org.junit.jupiter.api.Assertions.assertThrows(
