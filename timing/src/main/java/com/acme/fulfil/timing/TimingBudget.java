@@ -94,18 +94,21 @@ public record TimingBudget(
           + " but Lambda only accepts a whole number of seconds from 1 to 900.");
     }
     int rounds = batchSize < 1 || recordConcurrency < 1 ? 1 : ceilDiv(batchSize, recordConcurrency);
-    // A redelivery looks the order up before it books; the margin covers the claim before and the
-    // record after (two DynamoDB writes).
-    Duration busiestInvocation = partnerLookupTimeout.plus(partnerWorstCase.multipliedBy(rounds)).plus(partnerDeadlineMargin);
+    // Each record looks its order up before its first booking request, and the function's CallWindow
+    // keeps the margin back for every record (the claim before its call, the record after it). A record
+    // waiting for a slot starts only when one of the round before has recorded its outcome, so every
+    // round costs all three.
+    Duration round = partnerLookupTimeout.plus(partnerWorstCase).plus(partnerDeadlineMargin);
+    Duration busiestInvocation = round.multipliedBy(rounds);
     if (functionTimeout.compareTo(busiestInvocation) <= 0) {
       String why = rounds == 1
-          ? "a redelivered order is looked up first (up to " + show(partnerLookupTimeout) + "), a partner call may take "
+          ? "each order is looked up first (up to " + show(partnerLookupTimeout) + "), a partner call may take "
               + show(partnerWorstCase) + " and the handler needs " + show(partnerDeadlineMargin)
               + " around it to claim the order and record the outcome"
-          : "a redelivered order is looked up first (up to " + show(partnerLookupTimeout) + "), then a batch of "
-              + batchSize + " at recordConcurrency " + recordConcurrency + " runs " + rounds
-              + " partner calls of up to " + show(partnerWorstCase) + " one after another, plus "
-              + show(partnerDeadlineMargin) + " to claim the order and record the outcome";
+          : "a batch of " + batchSize + " at recordConcurrency " + recordConcurrency + " runs " + rounds
+              + " rounds one after another, each of them an order's lookup (up to " + show(partnerLookupTimeout)
+              + "), a partner call of up to " + show(partnerWorstCase) + " and " + show(partnerDeadlineMargin)
+              + " to claim the order and record the outcome";
       problems.add("functionTimeoutSeconds is " + show(functionTimeout) + " but must be longer than "
           + show(busiestInvocation) + ": " + why + ". Raise functionTimeoutSeconds (at most 900)"
           + (rounds == 1 ? "" : ", raise recordConcurrency to " + batchSize + ", or lower batchSize")
@@ -195,7 +198,7 @@ public record TimingBudget(
     return partnerContractMaximum.plus(clockSkewAllowance);
   }
 
-  /** Partner calls one record may run in sequence: the records of a batch beyond the concurrency wait. */
+  /** Rounds of records a batch runs one after another: the records beyond the concurrency wait for a slot. */
   public int sequentialRounds() {
     return ceilDiv(batchSize, recordConcurrency);
   }
