@@ -60,9 +60,10 @@ public final class FulfilOrderFunction extends Construct {
         .description("fulfil-order: its log group, the idempotency table, the partner API key, orders-to-fulfil and a send to its DLQ")
         .build();
     logs.grantWrite(role);
-    // What the idempotency store does with a record: read it, claim it, complete it or release its lock.
-    // Never delete: a failed try's record is the trace that makes the next try look the order up.
-    idempotency.grant(role, "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem");
+    // Exactly what booking.OrderRecords calls: read a record, and claim, complete or release it with
+    // conditional updates. No PutItem, which could overwrite a booked order's record whole, and never
+    // delete: a failed try's record is the trace that makes the next try look the order up.
+    idempotency.grant(role, "dynamodb:GetItem", "dynamodb:UpdateItem");
     role.addToPrincipalPolicy(PolicyStatement.Builder.create()
         .actions(List.of("secretsmanager:GetSecretValue"))
         .resources(List.of(partnerApiKey.getSecretArn()))
