@@ -18,6 +18,8 @@ import software.amazon.awscdk.services.lambda.Alias;
 import software.amazon.awscdk.services.lambda.Architecture;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.MetricType;
+import software.amazon.awscdk.services.lambda.MetricsConfig;
 import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.lambda.SnapStartConf;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
@@ -41,6 +43,7 @@ public final class FulfilOrderFunction extends Construct {
 
   private final Function function;
   private final Alias alias;
+  private final String mappingId;
 
   public FulfilOrderFunction(Construct scope, String id, TimingBudget budget, DeploymentSettings deployment,
       IQueue orders, IQueue deadLetters, ITable idempotency, ISecret partnerApiKey) {
@@ -117,12 +120,22 @@ public final class FulfilOrderFunction extends Construct {
     // The event source grants the role what the mapping needs on orders-to-fulfil (receive, delete,
     // attributes) and sqs:ChangeMessageVisibility, which the handler also calls itself to return a
     // permanently failed message to the queue at once.
-    alias.addEventSource(new SqsEventSource(orders, SqsEventSourceProps.builder()
+    SqsEventSource source = new SqsEventSource(orders, SqsEventSourceProps.builder()
         .batchSize(budget.batchSize())
         .maxBatchingWindow(Duration.seconds(budget.batchingWindow().toSeconds()))
         .reportBatchItemFailures(true)
         .maxConcurrency(deployment.maxConcurrency())
-        .build()));
+        // The mapping's own counts (polled, invoked, failed, deleted, dropped): what happens to a message
+        // between the queue and the function, which neither the queue's nor the function's metrics show.
+        .metricsConfig(MetricsConfig.builder().metrics(List.of(MetricType.EVENT_COUNT)).build())
+        .build());
+    alias.addEventSource(source);
+    mappingId = source.getEventSourceMappingId();
+  }
+
+  /** The event source mapping's UUID, the dimension of its metrics. */
+  public String mappingId() {
+    return mappingId;
   }
 
   public Function function() {

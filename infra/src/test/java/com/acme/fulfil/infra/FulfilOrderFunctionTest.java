@@ -87,4 +87,10 @@ class FulfilOrderFunctionTest {
         "FunctionResponseTypes", List.of("ReportBatchItemFailures"),
         "ScalingConfig", Match.objectEquals(Map.of("MaximumConcurrency", 10))));
   }
+
+  @Test
+  void theMappingPublishesItsOwnEventCounts() {
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", Map.of(
+        "MetricsConfig", Match.objectEquals(Map.of("Metrics", List.of("EventCount")))));
+  }
 }
