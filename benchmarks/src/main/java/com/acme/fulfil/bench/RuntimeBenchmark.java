@@ -57,7 +57,7 @@ final class RuntimeBenchmark {
     }
   }
 
-  /** One artifact on one runtime's settings: the stack's java21 ones, or the java25 ones it deploys. */
+  /** One artifact on one runtime's settings: java21's (C1 only), or java25's defaults with SnapStart (C1 and C2). */
   private record Variant(String name, String artifact, Path taskRoot, JavaRuntime runtime) {
     RuntimeHost host(Path workDir) {
       return runtime == JavaRuntime.JAVA_21 ? RuntimeHost.onDemand(workDir, runtime) : RuntimeHost.snapStart(workDir, runtime);

@@ -82,10 +82,12 @@ public final class FulfilOrderFunction extends Construct {
     environment.put(FunctionEnvironment.DEAD_LETTER_QUEUE_URL, deadLetters.getQueueUrl());
     environment.put("POWERTOOLS_SERVICE_NAME", FUNCTION_NAME);
     environment.put("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder");
-    // No JAVA_TOOL_OPTIONS: on java25 with SnapStart, Lambda leaves the JIT at the JVM's defaults (C1 then
-    // C2) instead of stopping it at C1, because compilation then happens while the snapshot is made (the
-    // priming drives the booking path before it), not on an order's invocation. Measured against the
-    // java21 setting in docs/performance.md.
+    // C1 only, measured (docs/performance.md). On java25 with SnapStart Lambda no longer sets this and
+    // leaves the JVM's C1 and C2, on the grounds that compilation then happens while the snapshot is made;
+    // but the priming drives the booking path only a few times, far from C2's thresholds, so C2 compiles
+    // on orders' invocations, and a warm record measured slower with it than with C1 alone (java21's
+    // default), as it did before: an invocation that mostly waits on the partner never repays C2.
+    environment.put("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1");
 
     function = Function.Builder.create(this, "Function")
         .functionName(FUNCTION_NAME)

@@ -57,8 +57,9 @@ class FulfilOrderFunctionTest {
             Map.entry("PARTNER_API_KEY_SECRET_ID", ref(secret)),
             Map.entry("DEAD_LETTER_QUEUE_URL", ref(dlq)),
             Map.entry("POWERTOOLS_SERVICE_NAME", "fulfil-order"),
-            // No JAVA_TOOL_OPTIONS: java25 with SnapStart compiles with C1 and C2 while the snapshot is made.
-            Map.entry("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder"))))));
+            Map.entry("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder"),
+            // Set explicitly: java25 with SnapStart would otherwise run C2 too (docs/performance.md, measured).
+            Map.entry("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1"))))));
   }
 
   @Test
