@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
 /**
  * The parts of AWS that only a deployed stack has, answering as AWS documents them: CloudFormation's
  * DescribeStacks and CloudWatch's DescribeAlarms and SNS's ListSubscriptionsByTopic (query protocol,
- * XML), Lambda's GetFunctionConfiguration and ListEventSourceMappings (REST, JSON), CloudWatch Logs'
+ * XML), Lambda's GetFunctionConfiguration, GetEventSourceMapping and ListEventSourceMappings (REST, JSON), CloudWatch Logs'
  * FilterLogEvents (JSON 1.1) over the function's log lines. What it answers is
  * a deployment as the CDK stack makes it, which a test then changes the way someone in the console
  * would. Queues and the table stay on the real (emulated) SQS and DynamoDB.
@@ -29,6 +29,8 @@ final class FakeControlPlane implements AutoCloseable {
   static final String STACK = "fulfil-order";
   static final String TOPIC = "arn:aws:sns:us-east-1:000000000000:fulfil-order-alarms";
   static final String ALIAS = "arn:aws:lambda:us-east-1:000000000000:function:fulfil-order:live";
+  /** What the stack was deployed with: its PartnerBaseUrl output and, until someone edits it, the function's variable. */
+  static final String PARTNER_BASE_URL = "https://partner.example/";
 
   private final HttpServer server;
   private final ObjectMapper json = new ObjectMapper();
@@ -39,6 +41,9 @@ final class FakeControlPlane implements AutoCloseable {
   final List<String> served = new CopyOnWriteArrayList<>();
   volatile String mappingState = "Enabled";
   volatile int functionTimeoutSeconds;
+  volatile String functionPartnerBaseUrl = PARTNER_BASE_URL;
+  /** The mapping's MetricsConfig.Metrics, as GetEventSourceMapping and ListEventSourceMappings return it. */
+  final List<String> mappingMetrics = new CopyOnWriteArrayList<>(List.of("EventCount"));
   final List<String> alarms = new CopyOnWriteArrayList<>(com.acme.fulfil.timing.AlarmNames.ALL);
   final List<String> subscriptions = new CopyOnWriteArrayList<>(List.of(TOPIC + ":0f6c7d1e-oncall"));
   /** The function's log group, one line per event, as the function writes them. */
@@ -48,6 +53,7 @@ final class FakeControlPlane implements AutoCloseable {
     this.outputs = new LinkedHashMap<>(outputs);
     this.outputs.put("FunctionAliasArn", ALIAS);
     this.outputs.put("AlarmTopicArn", TOPIC);
+    this.outputs.put("PartnerBaseUrl", PARTNER_BASE_URL);
     this.budget = budget;
     this.queueArn = queueArn;
     this.functionTimeoutSeconds = (int) budget.functionTimeout().toSeconds();
@@ -74,6 +80,9 @@ final class FakeControlPlane implements AutoCloseable {
       } else if (path.startsWith("/2015-03-31/functions/") && path.endsWith("/configuration")) {
         served.add("Lambda GetFunctionConfiguration");
         send(exchange, 200, "application/json", functionConfiguration());
+      } else if (path.startsWith("/2015-03-31/event-source-mappings/") && path.length() > "/2015-03-31/event-source-mappings/".length()) {
+        served.add("Lambda GetEventSourceMapping");
+        send(exchange, 200, "application/json", json.writeValueAsString(mapping()));
       } else if (path.startsWith("/2015-03-31/event-source-mappings")) {
         served.add("Lambda ListEventSourceMappings");
         send(exchange, 200, "application/json", eventSourceMappings(exchange.getRequestURI()));
@@ -115,7 +124,7 @@ final class FakeControlPlane implements AutoCloseable {
         .put("Timeout", functionTimeoutSeconds).put("MemorySize", 512);
     ObjectNode variables = configuration.putObject("Environment").putObject("Variables");
     budget.functionEnvironment().forEach(variables::put);
-    variables.put("PARTNER_BASE_URL", "https://partner.example/");
+    variables.put("PARTNER_BASE_URL", functionPartnerBaseUrl);
     return json.writeValueAsString(configuration);
   }
 
@@ -124,12 +133,21 @@ final class FakeControlPlane implements AutoCloseable {
     ObjectNode answer = json.createObjectNode();
     var mappings = answer.putArray("EventSourceMappings");
     if (queueArn.equals(query.get("EventSourceArn"))) {
-      ObjectNode mapping = mappings.addObject().put("UUID", "a1b2c3d4-5678-90ab-cdef-11111EXAMPLE")
-          .put("BatchSize", budget.batchSize()).put("MaximumBatchingWindowInSeconds", budget.batchingWindow().toSeconds())
-          .put("EventSourceArn", queueArn).put("FunctionArn", ALIAS).put("State", mappingState);
-      mapping.putArray("FunctionResponseTypes").add("ReportBatchItemFailures");
+      mappings.add(mapping());
     }
     return json.writeValueAsString(answer);
+  }
+
+  /** The mapping as the stack creates it; MetricsConfig is left out when no metric is on, as Lambda leaves it out. */
+  private ObjectNode mapping() {
+    ObjectNode mapping = json.createObjectNode().put("UUID", "a1b2c3d4-5678-90ab-cdef-11111EXAMPLE")
+        .put("BatchSize", budget.batchSize()).put("MaximumBatchingWindowInSeconds", budget.batchingWindow().toSeconds())
+        .put("EventSourceArn", queueArn).put("FunctionArn", ALIAS).put("State", mappingState);
+    mapping.putArray("FunctionResponseTypes").add("ReportBatchItemFailures");
+    if (!mappingMetrics.isEmpty()) {
+      mappingMetrics.forEach(mapping.putObject("MetricsConfig").putArray("Metrics")::add);
+    }
+    return mapping;
   }
 
   /** A quoted filter pattern matches the lines that contain its term. */

@@ -59,6 +59,9 @@ class FulfilOpsOnAwsTest {
   void asDeployed() {
     aws.mappingState = "Enabled";
     aws.functionTimeoutSeconds = (int) BUDGET.functionTimeout().toSeconds();
+    aws.functionPartnerBaseUrl = FakeControlPlane.PARTNER_BASE_URL;
+    aws.mappingMetrics.clear();
+    aws.mappingMetrics.add("EventCount");
     aws.alarms.clear();
     aws.alarms.addAll(AlarmNames.ALL);
     aws.subscriptions.clear();
@@ -90,6 +93,26 @@ class FulfilOpsOnAwsTest {
         .contains("the alarm " + AlarmNames.DLQ_NOT_EMPTY + " is missing")
         .contains("nobody is subscribed to " + FakeControlPlane.TOPIC);
     assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(4);
+  }
+
+  /**
+   * Review: a console edit of PARTNER_BASE_URL (to http://, or to another host) sends the partner's API
+   * key wherever it points, and check compared only the budget's variables; and nothing noticed the
+   * mapping's own event counts switched off, on which an alarm rests.
+   */
+  @Test
+  void checkNamesAPartnerUrlThatIsNotTheStacksAndTheMappingsMetricsSwitchedOff() throws Exception {
+    aws.functionPartnerBaseUrl = "http://partner.example/";
+    aws.mappingMetrics.clear();
+
+    OpsRun check = new OpsRun(env, "check");
+    assertThat(check.exitCode()).as(check.out() + check.err()).isEqualTo(1);
+    assertThat(check.out())
+        .contains("the function's PARTNER_BASE_URL is http://partner.example/, the stack was deployed with "
+            + FakeControlPlane.PARTNER_BASE_URL)
+        .contains("the event source mapping a1b2c3d4-5678-90ab-cdef-11111EXAMPLE does not publish its event counts"
+            + " (MetricsConfig EventCount is off)");
+    assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(2);
   }
 
   @Test

@@ -16,7 +16,7 @@ import java.util.Map;
  * them; the medians are reported.
  */
 final class ColdStartBenchmark {
-  /** The stack's JAVA_TOOL_OPTIONS (infra FulfilOrderFunction). */
+  /** The stack's JAVA_TOOL_OPTIONS (infra FulfilOrderFunction), java21's default and no longer java25's with SnapStart. */
   static final String C1_ONLY = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1";
 
   private final Map<Layout, ChildJvm> children;

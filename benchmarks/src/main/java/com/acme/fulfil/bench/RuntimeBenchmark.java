@@ -4,6 +4,7 @@ import com.acme.fulfil.local.aws.QueueRef;
 import com.acme.fulfil.local.esm.SqsEventJson;
 import com.acme.fulfil.local.lambda.FunctionConfiguration;
 import com.acme.fulfil.local.lambda.InvokeResult;
+import com.acme.fulfil.local.lambda.JavaRuntime;
 import com.acme.fulfil.local.lambda.LocalLambda;
 import com.acme.fulfil.local.lambda.RuntimeHost;
 import com.acme.fulfil.local.runtime.PackagedFunction;
@@ -43,6 +44,7 @@ final class RuntimeBenchmark {
   private final BenchmarkStack stack;
   private final Path work;
   private final Map<String, Path> taskRoots = new LinkedHashMap<>();
+  private final List<Variant> variants = new ArrayList<>();
   private final AtomicLong orders = new AtomicLong();
 
   RuntimeBenchmark(BenchmarkStack stack, Path artifact, Path work) {
@@ -50,6 +52,22 @@ final class RuntimeBenchmark {
     this.work = work;
     taskRoots.put("fulfil-order", PackagedFunction.unpack(artifact, work.resolve("fulfil-order")));
     taskRoots.put("minimal baseline", baselineTaskRoot(taskRoots.get("fulfil-order"), work.resolve("baseline")));
+    for (JavaRuntime runtime : List.of(JavaRuntime.JAVA_21, JavaRuntime.JAVA_25)) {
+      taskRoots.forEach((name, root) -> variants.add(new Variant(name + ", " + runtime.id(), name, root, runtime)));
+    }
+  }
+
+  /** One artifact on one runtime's settings: java21's (C1 only), or java25's defaults with SnapStart (C1 and C2). */
+  private record Variant(String name, String artifact, Path taskRoot, JavaRuntime runtime) {
+    RuntimeHost host(Path workDir) {
+      return runtime == JavaRuntime.JAVA_21 ? RuntimeHost.onDemand(workDir, runtime) : RuntimeHost.snapStart(workDir, runtime);
+    }
+
+    void javaToolOptions(Map<String, String> environment) {
+      if (runtime == JavaRuntime.JAVA_21) {
+        environment.put("JAVA_TOOL_OPTIONS", ColdStartBenchmark.C1_ONLY);
+      }
+    }
   }
 
   /** Per variant: cold starts and warm invocations in milliseconds, peak resident memory in MB, package size in MB. */
@@ -57,15 +75,15 @@ final class RuntimeBenchmark {
 
   List<Row> run(int rounds, int warmInvocations, PrintStream progress) {
     Map<String, Row> rows = new LinkedHashMap<>();
-    taskRoots.forEach((name, root) -> rows.put(name, new Row(name, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-        megabytes(root))));
+    variants.forEach(variant -> rows.put(variant.name(), new Row(variant.name(), new ArrayList<>(), new ArrayList<>(),
+        new ArrayList<>(), megabytes(variant.taskRoot()))));
     for (int round = 0; round <= rounds; round++) {
-      for (var variant : taskRoots.entrySet()) {
-        Measured measured = once(variant.getKey(), variant.getValue(), warmInvocations);
+      for (Variant variant : variants) {
+        Measured measured = once(variant, warmInvocations);
         progress.printf(Locale.ROOT, "round %d %s: cold %.0f ms, warm median %.1f ms, peak RSS %.0f MB%n", round,
-            variant.getKey(), measured.coldMs(), Stats.median(measured.warmMs()), measured.peakRssMb());
+            variant.name(), measured.coldMs(), Stats.median(measured.warmMs()), measured.peakRssMb());
         if (round > 0) { // round 0 warms the page cache and the stack
-          Row row = rows.get(variant.getKey());
+          Row row = rows.get(variant.name());
           row.coldMs().add(measured.coldMs());
           row.warmMs().addAll(measured.warmMs());
           row.peakRssMb().add(measured.peakRssMb());
@@ -77,16 +95,16 @@ final class RuntimeBenchmark {
 
   private record Measured(double coldMs, List<Double> warmMs, double peakRssMb) {}
 
-  private Measured once(String name, Path taskRoot, int warmInvocations) {
-    String handler = name.equals("fulfil-order") ? PackagedFunction.HANDLER
+  private Measured once(Variant variant, int warmInvocations) {
+    String handler = variant.artifact().equals("fulfil-order") ? PackagedFunction.HANDLER
         : "com.acme.fulfil.bench.baseline.MinimalHandler::handleRequest";
     Map<String, String> environment = new HashMap<>(stack.functionEnvironment());
     environment.putAll(TimingBudget.defaults().functionEnvironment());
-    environment.put("JAVA_TOOL_OPTIONS", ColdStartBenchmark.C1_ONLY);
-    FunctionConfiguration function = new FunctionConfiguration(taskRoot, handler, "fulfil-order", "us-east-1", 512,
+    variant.javaToolOptions(environment);
+    FunctionConfiguration function = new FunctionConfiguration(variant.taskRoot(), handler, "fulfil-order", "us-east-1", 512,
         Duration.ofSeconds(300), environment);
     PrintStream discard = new PrintStream(PrintStream.nullOutputStream());
-    try (LocalLambda lambda = new LocalLambda(function, RuntimeHost.onDemand(work.resolve("runtime-" + UUID.randomUUID())),
+    try (LocalLambda lambda = new LocalLambda(function, variant.host(work.resolve("runtime-" + UUID.randomUUID())),
         () -> discard, Map.of())) {
       long started = System.nanoTime();
       expectResponse(lambda.invoke(event()));
@@ -182,16 +200,17 @@ final class RuntimeBenchmark {
   static void print(List<Row> rows, PrintStream out) {
     out.println();
     out.println("under the runtime interface client (medians; cold = process start to first response)");
-    out.printf(Locale.ROOT, "%-18s %6s %10s %10s %12s %12s%n", "variant", "runs", "cold ms", "warm ms", "peak RSS MB",
+    out.printf(Locale.ROOT, "%-28s %6s %10s %10s %12s %12s%n", "variant", "runs", "cold ms", "warm ms", "peak RSS MB",
         "unpacked MB");
     for (Row row : rows) {
-      out.printf(Locale.ROOT, "%-18s %6d %10.0f %10.1f %12.0f %12.1f%n", row.variant(), row.coldMs().size(),
+      out.printf(Locale.ROOT, "%-28s %6d %10.0f %10.1f %12.0f %12.1f%n", row.variant(), row.coldMs().size(),
           Stats.median(row.coldMs()), Stats.median(row.warmMs()), Stats.median(row.peakRssMb()), row.packageMb());
     }
-    if (rows.size() == 2) {
-      Row ours = rows.get(0);
-      Row baseline = rows.get(1);
-      out.printf(Locale.ROOT, "ratios fulfil-order / baseline: cold x%.2f, warm x%.2f, peak RSS x%.2f%n",
+    // Rows come in pairs, fulfil-order then the baseline, one pair per runtime.
+    for (int i = 0; i + 1 < rows.size(); i += 2) {
+      Row ours = rows.get(i);
+      Row baseline = rows.get(i + 1);
+      out.printf(Locale.ROOT, "ratios %s / %s: cold x%.2f, warm x%.2f, peak RSS x%.2f%n", ours.variant(), baseline.variant(),
           Stats.median(ours.coldMs()) / Stats.median(baseline.coldMs()),
           Stats.median(ours.warmMs()) / Stats.median(baseline.warmMs()),
           Stats.median(ours.peakRssMb()) / Stats.median(baseline.peakRssMb()));

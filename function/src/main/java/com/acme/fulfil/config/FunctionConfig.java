@@ -50,7 +50,7 @@ public record FunctionConfig(
         // Lambda sets it; it is the first part of every order's key.
         r.required("AWS_LAMBDA_FUNCTION_NAME"),
         r.required(IDEMPOTENCY_TABLE_NAME),
-        r.url(PARTNER_BASE_URL),
+        r.partnerUrl(PARTNER_BASE_URL),
         r.required(PARTNER_API_KEY_SECRET_ID),
         r.millis(PARTNER_DEADLINE_MARGIN_MS),
         r.millis(PARTNER_WORST_CASE_MS),
@@ -82,6 +82,9 @@ public record FunctionConfig(
   }
 
   private static final class Reader {
+    /** As {@link URI#getHost()} gives them: an IPv6 literal keeps its brackets. */
+    private static final java.util.Set<String> LOOPBACK_HOSTS = java.util.Set.of("127.0.0.1", "localhost", "[::1]");
+
     private final Map<String, String> env;
     private final Map<String, String> defaults;
     private final List<String> problems = new ArrayList<>();
@@ -103,6 +106,20 @@ public record FunctionConfig(
     URI url(String name) {
       String value = required(name);
       return value == null ? null : parseUrl(name, value);
+    }
+
+    /**
+     * The partner's URL: https, because the API key goes with every request; plain http only to a
+     * partner on this machine (the tests' and the local run's simulator), where nothing crosses a network.
+     */
+    URI partnerUrl(String name) {
+      URI uri = url(name);
+      if (uri != null && !"https".equals(uri.getScheme()) && !LOOPBACK_HOSTS.contains(uri.getHost())) {
+        problems.add(name + " must be an https:// URL (the API key travels with every request), got '" + uri
+            + "'; plain http:// is only for a partner on this machine (127.0.0.1, localhost, ::1)");
+        return null;
+      }
+      return uri;
     }
 
     Optional<URI> optionalUrl(String name) {

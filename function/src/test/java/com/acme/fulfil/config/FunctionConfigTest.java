@@ -50,6 +50,31 @@ class FunctionConfigTest {
         .hasMessageContaining("PARTNER_DEADLINE_MARGIN_MS must be a positive whole number, got 'ten seconds'");
   }
 
+  /**
+   * Review: only synth refused an http:// partner URL; a console edit of the variable sent the partner's
+   * API key in clear on the next cold start.
+   */
+  @Test
+  void aPartnerUrlWithoutTlsIsRefusedAtStartUpNamingTheVariable() {
+    Map<String, String> env = minimal();
+    env.put("PARTNER_BASE_URL", "http://partner.example.com");
+    assertThatThrownBy(() -> FunctionConfig.fromEnvironment(env))
+        .hasMessage("fulfil-order cannot start: PARTNER_BASE_URL must be an https:// URL (the API key travels with every"
+            + " request), got 'http://partner.example.com'; plain http:// is only for a partner on this machine"
+            + " (127.0.0.1, localhost, ::1)");
+    env.put("PARTNER_BASE_URL", "http://127.0.0.1.partner.example.com");
+    assertThatThrownBy(() -> FunctionConfig.fromEnvironment(env)).hasMessageContaining("must be an https:// URL");
+  }
+
+  @Test
+  void aPartnerOnThisMachineMayUsePlainHttpForTestsAndTheLocalRun() {
+    for (String loopback : new String[] {"http://127.0.0.1:8123", "http://localhost:8123/", "http://[::1]:8123"}) {
+      Map<String, String> env = minimal();
+      env.put("PARTNER_BASE_URL", loopback);
+      assertThat(FunctionConfig.fromEnvironment(env).partnerBaseUrl()).isEqualTo(URI.create(loopback));
+    }
+  }
+
   @Test
   void serviceEndpointVariablesOverrideTheCommonOne() {
     Map<String, String> env = minimal();

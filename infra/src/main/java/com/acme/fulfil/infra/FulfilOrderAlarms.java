@@ -6,12 +6,15 @@ import io.github.cdklabs.cdknag.NagPackSuppression;
 import io.github.cdklabs.cdknag.NagSuppressions;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
+import software.amazon.awscdk.services.cloudwatch.Metric;
+import software.amazon.awscdk.services.cloudwatch.MetricProps;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.Stats;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
@@ -24,20 +27,21 @@ import software.constructs.Construct;
 /**
  * The alarms on-call acts on, each named for what it means and each notifying one SNS topic: a
  * message reached the DLQ, messages are sitting in the source queue, the in-flight cap is near, the
- * function fails or is throttled.
+ * function fails or is throttled, the event source mapping drops messages.
  */
 public final class FulfilOrderAlarms extends Construct {
   private static final String TOPIC_NAME = "fulfil-order-alarms";
   /** A standard queue refuses receives at about 120,000 messages in flight; this leaves room to act. */
   private static final int IN_FLIGHT_WARNING = 100_000;
 
-  private static final Duration PERIOD = Duration.minutes(5);
+  /** The period the timing rules assume (the messages-sitting alarm's lead after the retry horizon). */
+  private static final Duration PERIOD = Duration.seconds(TimingBudget.ALARM_PERIOD.toSeconds());
 
   private final Topic topic;
   private final SnsAction toOnCall;
 
   public FulfilOrderAlarms(Construct scope, String id, TimingBudget budget, OrderQueues queues,
-      IFunction function, Optional<String> alarmEmail) {
+      IFunction function, String mappingId, Optional<String> alarmEmail) {
     super(scope, id);
     topic = Topic.Builder.create(this, "Topic")
         .topicName(TOPIC_NAME)
@@ -77,6 +81,20 @@ public final class FulfilOrderAlarms extends Construct {
             + " Every record of those batches will be retried.");
     raise(AlarmNames.FUNCTION_THROTTLES, function.metricThrottles(sum()), 0,
         "Lambda throttled fulfil-order: the account's concurrency is exhausted and orders wait.");
+    // A message the mapping received and gave up on without the function deciding about it (for SQS:
+    // invokes throttled until the message's visibility ran out): it burned a receive with no try of ours
+    // and no log line. Failed invokes are not alarmed: with partial batch responses every transient
+    // failure of an order counts there, which TransientFailure and the DLQ alarm already cover.
+    raise(AlarmNames.MAPPING_DROPPED_EVENTS, new Metric(MetricProps.builder()
+            .namespace("AWS/Lambda")
+            .metricName("DroppedEventCount")
+            .dimensionsMap(Map.of("EventSourceMappingUUID", mappingId))
+            .statistic(Stats.SUM)
+            .period(PERIOD)
+            .build()), 0,
+        "The event source mapping from " + OrderQueues.SOURCE_QUEUE_NAME + " dropped messages without the function"
+            + " processing them (throttled invokes, or none possible): each lost a receive and returns after the"
+            + " visibility timeout. See the runbook.");
   }
 
   public Topic topic() {

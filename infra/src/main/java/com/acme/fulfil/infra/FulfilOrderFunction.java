@@ -2,8 +2,6 @@ package com.acme.fulfil.infra;
 
 import com.acme.fulfil.timing.FunctionEnvironment;
 import com.acme.fulfil.timing.TimingBudget;
-import io.github.cdklabs.cdknag.NagPackSuppression;
-import io.github.cdklabs.cdknag.NagSuppressions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +16,8 @@ import software.amazon.awscdk.services.lambda.Alias;
 import software.amazon.awscdk.services.lambda.Architecture;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.MetricType;
+import software.amazon.awscdk.services.lambda.MetricsConfig;
 import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.lambda.SnapStartConf;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
@@ -41,6 +41,7 @@ public final class FulfilOrderFunction extends Construct {
 
   private final Function function;
   private final Alias alias;
+  private final String mappingId;
 
   public FulfilOrderFunction(Construct scope, String id, TimingBudget budget, DeploymentSettings deployment,
       IQueue orders, IQueue deadLetters, ITable idempotency, ISecret partnerApiKey) {
@@ -60,9 +61,10 @@ public final class FulfilOrderFunction extends Construct {
         .description("fulfil-order: its log group, the idempotency table, the partner API key, orders-to-fulfil and a send to its DLQ")
         .build();
     logs.grantWrite(role);
-    // What the idempotency store does with a record: read it, claim it, complete it or release its lock.
-    // Never delete: a failed try's record is the trace that makes the next try look the order up.
-    idempotency.grant(role, "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem");
+    // Exactly what booking.OrderRecords calls: read a record, and claim, complete or release it with
+    // conditional updates. No PutItem, which could overwrite a booked order's record whole, and never
+    // delete: a failed try's record is the trace that makes the next try look the order up.
+    idempotency.grant(role, "dynamodb:GetItem", "dynamodb:UpdateItem");
     role.addToPrincipalPolicy(PolicyStatement.Builder.create()
         .actions(List.of("secretsmanager:GetSecretValue"))
         .resources(List.of(partnerApiKey.getSecretArn()))
@@ -80,16 +82,19 @@ public final class FulfilOrderFunction extends Construct {
     environment.put(FunctionEnvironment.DEAD_LETTER_QUEUE_URL, deadLetters.getQueueUrl());
     environment.put("POWERTOOLS_SERVICE_NAME", FUNCTION_NAME);
     environment.put("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder");
-    // C1 only, measured (docs/performance.md): a cold start a quarter shorter and a warm record cheaper
-    // than the JDK's defaults, because an invocation that mostly waits on the partner never runs long
-    // enough to pay C2 back. Application class-data sharing measured faster still, but its archive must
-    // be dumped by the very JVM that reads it (Lambda's), and SnapStart's snapshot already holds the classes.
+    // C1 only, measured (docs/performance.md). On java25 with SnapStart Lambda no longer sets this and
+    // leaves the JVM's C1 and C2, on the grounds that compilation then happens while the snapshot is made;
+    // but the priming drives the booking path only a few times, far from C2's thresholds, so C2 compiles
+    // on orders' invocations, and a warm record measured slower with it than with C1 alone (java21's
+    // default), as it did before: an invocation that mostly waits on the partner never repays C2.
     environment.put("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1");
 
     function = Function.Builder.create(this, "Function")
         .functionName(FUNCTION_NAME)
         .description("Books exactly one courier per order from orders-to-fulfil")
-        .runtime(Runtime.JAVA_21)
+        // The artifact is compiled for Java 21 (--release 21); the managed runtime is the newest, java25,
+        // for its SnapStart defaults and support window (README, "The function").
+        .runtime(Runtime.JAVA_25)
         .architecture(Architecture.ARM_64)
         .handler(HANDLER)
         .code(Code.fromAsset(deployment.functionArtifact().toString()))
@@ -100,12 +105,6 @@ public final class FulfilOrderFunction extends Construct {
         .logGroup(logs)
         .environment(environment)
         .build();
-    NagSuppressions.addResourceSuppressions(function, List.of(NagPackSuppression.builder()
-        .id("AwsSolutions-L1")
-        .reason("Java 21 on purpose: the handler is compiled with --release 21, the project's runtime"
-            + " baseline; moving to java25 means moving the compiler release with it and re-measuring SnapStart restores.")
-        .build()));
-
     // SnapStart only snapshots published versions, so the mapping invokes the alias, never $LATEST.
     Annotations.of(function).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
         "the live alias below publishes a version on every change");
@@ -116,12 +115,22 @@ public final class FulfilOrderFunction extends Construct {
     // The event source grants the role what the mapping needs on orders-to-fulfil (receive, delete,
     // attributes) and sqs:ChangeMessageVisibility, which the handler also calls itself to return a
     // permanently failed message to the queue at once.
-    alias.addEventSource(new SqsEventSource(orders, SqsEventSourceProps.builder()
+    SqsEventSource source = new SqsEventSource(orders, SqsEventSourceProps.builder()
         .batchSize(budget.batchSize())
         .maxBatchingWindow(Duration.seconds(budget.batchingWindow().toSeconds()))
         .reportBatchItemFailures(true)
         .maxConcurrency(deployment.maxConcurrency())
-        .build()));
+        // The mapping's own counts (polled, invoked, failed, deleted, dropped): what happens to a message
+        // between the queue and the function, which neither the queue's nor the function's metrics show.
+        .metricsConfig(MetricsConfig.builder().metrics(List.of(MetricType.EVENT_COUNT)).build())
+        .build());
+    alias.addEventSource(source);
+    mappingId = source.getEventSourceMappingId();
+  }
+
+  /** The event source mapping's UUID, the dimension of its metrics. */
+  public String mappingId() {
+    return mappingId;
   }
 
   public Function function() {

@@ -41,7 +41,7 @@ public final class FulfilOrderStack extends Stack {
     FulfilOrderFunction fulfilOrder = new FulfilOrderFunction(
         this, "FulfilOrder", budget, deployment, queues.source(), queues.deadLetters(), idempotency, partnerApiKey);
     FulfilOrderAlarms alarms = new FulfilOrderAlarms(
-        this, "Alarms", budget, queues, fulfilOrder.function(), deployment.alarmEmail());
+        this, "Alarms", budget, queues, fulfilOrder.function(), fulfilOrder.mappingId(), deployment.alarmEmail());
 
     output("QueueUrl", queues.source().getQueueUrl(), "Where the checkout service sends orders");
     output("DlqUrl", queues.deadLetters().getQueueUrl(), "Orders that failed every retry");
@@ -49,6 +49,8 @@ public final class FulfilOrderStack extends Stack {
     output("IdempotencyTableName", idempotency.getTableName(), "One record per booked order");
     output("FunctionAliasArn", fulfilOrder.alias().getFunctionArn(), "What the event source mapping invokes");
     output("PartnerApiKeySecretArn", partnerApiKey.getSecretArn(), "Put the partner's API key here");
+    output("PartnerBaseUrl", deployment.partnerBaseUrl(), "The partner the function was deployed to call; check compares"
+        + " the function's PARTNER_BASE_URL with it");
 
     Aspects.of(this).add(new AwsSolutionsChecks());
   }

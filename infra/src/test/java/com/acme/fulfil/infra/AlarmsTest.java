@@ -43,6 +43,13 @@ class AlarmsTest {
   }
 
   @Test
+  void messagesTheMappingDroppedWithoutTheFunctionNotifyOnCall() {
+    String mapping = Synth.logicalId(template, "AWS::Lambda::EventSourceMapping", Map.of("BatchSize", 1));
+    assertAlarm("fulfil-order-mapping-dropped-events", "AWS/Lambda", "DroppedEventCount",
+        Map.of("Name", "EventSourceMappingUUID", "Value", ref(mapping)), "Sum", 0);
+  }
+
+  @Test
   void alarmTopicRefusesPublishingWithoutTls() {
     template.hasResourceProperties("AWS::SNS::TopicPolicy", Map.of(
         "Topics", List.of(ref(topic)),

@@ -14,11 +14,11 @@ class FulfilOrderFunctionTest {
   private final String function = Synth.logicalId(template, "AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order"));
 
   @Test
-  void functionRunsTheHandlersZipOnJava21Arm64ForFiveMinutesIn512Mb() {
+  void functionRunsTheHandlersZipOnJava25Arm64ForFiveMinutesIn512Mb() {
     template.hasResourceProperties("AWS::Lambda::Function", Map.of(
         "FunctionName", "fulfil-order",
         "Handler", "com.acme.fulfil.handler.FulfilOrderHandler::handleRequest",
-        "Runtime", "java21",
+        "Runtime", "java25",
         "Architectures", List.of("arm64"),
         "Timeout", 300,
         "MemorySize", 512,
@@ -58,6 +58,7 @@ class FulfilOrderFunctionTest {
             Map.entry("DEAD_LETTER_QUEUE_URL", ref(dlq)),
             Map.entry("POWERTOOLS_SERVICE_NAME", "fulfil-order"),
             Map.entry("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder"),
+            // Set explicitly: java25 with SnapStart would otherwise run C2 too (docs/performance.md, measured).
             Map.entry("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1"))))));
   }
 
@@ -86,5 +87,11 @@ class FulfilOrderFunctionTest {
         "MaximumBatchingWindowInSeconds", 0,
         "FunctionResponseTypes", List.of("ReportBatchItemFailures"),
         "ScalingConfig", Match.objectEquals(Map.of("MaximumConcurrency", 10))));
+  }
+
+  @Test
+  void theMappingPublishesItsOwnEventCounts() {
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", Map.of(
+        "MetricsConfig", Match.objectEquals(Map.of("Metrics", List.of("EventCount")))));
   }
 }

@@ -1,6 +1,7 @@
 package com.acme.fulfil.ops;
 
 import com.acme.fulfil.timing.AlarmNames;
+import com.acme.fulfil.timing.FunctionEnvironment;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,6 +14,7 @@ import java.util.Optional;
 import software.amazon.awssdk.services.cloudwatch.model.MetricAlarm;
 import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 import software.amazon.awssdk.services.lambda.model.EventSourceMappingConfiguration;
+import software.amazon.awssdk.services.lambda.model.EventSourceMappingMetric;
 import software.amazon.awssdk.services.lambda.model.FunctionResponseType;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -123,6 +125,10 @@ final class DriftCheck {
       if (!mapping.functionResponseTypes().contains(FunctionResponseType.REPORT_BATCH_ITEM_FAILURES)) {
         findings.add("the event source mapping does not report batch item failures: one failed order retries its whole batch");
       }
+      if (mapping.metricsConfig() == null || !mapping.metricsConfig().metrics().contains(EventSourceMappingMetric.EVENT_COUNT)) {
+        findings.add("the event source mapping " + mapping.uuid() + " does not publish its event counts (MetricsConfig"
+            + " EventCount is off): the alarm " + AlarmNames.MAPPING_DROPPED_EVENTS + " cannot fire");
+      }
     }
     if (mappings.size() > 1) {
       findings.add(mappings.size() + " event source mappings read orders-to-fulfil for the function: one is expected");
@@ -142,6 +148,12 @@ final class DriftCheck {
         findings.add("the function's " + name + " is " + env.get(name) + ", the budget says " + expected);
       }
     });
+    String partnerUrl = env.get(FunctionEnvironment.PARTNER_BASE_URL);
+    if (!stack.partnerBaseUrl().toString().equals(partnerUrl)) {
+      findings.add("the function's " + FunctionEnvironment.PARTNER_BASE_URL + " is " + partnerUrl
+          + ", the stack was deployed with " + stack.partnerBaseUrl() + ": the partner's API key goes with every request"
+          + " to it; deploy again to put it back");
+    }
   }
 
   private void alarms(List<String> findings) {

@@ -127,9 +127,12 @@ record Stack(
         Optional.of(build(SnsClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_SNS"))));
     // arn:aws:lambda:REGION:ACCOUNT:function:NAME:ALIAS
     String functionName = aliasArn.split(":")[6];
+    // The partner the stack was deployed with, not whatever the function's variable says now: on-call's
+    // commands send the API key there. A stack deployed before it had the output has only the variable.
+    String partnerBaseUrl = outputs.getOrDefault("PartnerBaseUrl", functionEnv.get("PARTNER_BASE_URL"));
     return new Stack("stack " + stackName + " in " + region, output(outputs, "QueueUrl", stackName),
         output(outputs, "DlqUrl", stackName), output(outputs, "IdempotencyTableName", stackName),
-        output(outputs, "PartnerApiKeySecretArn", stackName), URI.create(functionEnv.get("PARTNER_BASE_URL")),
+        output(outputs, "PartnerApiKeySecretArn", stackName), URI.create(partnerBaseUrl),
         functionName, Optional.of(aliasArn), Optional.of(output(outputs, "AlarmTopicArn", stackName)),
         TimingBudget.fromSettings(deployedWith::get), clients);
   }

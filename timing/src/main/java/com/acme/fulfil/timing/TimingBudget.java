@@ -40,6 +40,16 @@ public record TimingBudget(
   /** Time left, after both retentions, for a person to decide on a redrive. */
   public static final Duration TTL_BUFFER = Duration.ofDays(3);
 
+  /** The period of the stack's alarms: each compares one 5-minute statistic with its threshold. */
+  public static final Duration ALARM_PERIOD = Duration.ofMinutes(5);
+
+  /**
+   * How long after the retry horizon the messages-sitting alarm may take to fire: the 5-minute period in
+   * which the oldest message's age crosses the threshold must end, and SQS's datapoint for it must reach
+   * CloudWatch and be evaluated, which takes up to one more period.
+   */
+  static final Duration MESSAGES_SITTING_ALARM_LEAD = ALARM_PERIOD.multipliedBy(2);
+
   static final Duration LAMBDA_MAX_TIMEOUT = Duration.ofSeconds(900);
   static final Duration SQS_MAX_VISIBILITY = Duration.ofHours(12);
   static final Duration SQS_MAX_RETENTION = Duration.ofDays(14);
@@ -84,18 +94,21 @@ public record TimingBudget(
           + " but Lambda only accepts a whole number of seconds from 1 to 900.");
     }
     int rounds = batchSize < 1 || recordConcurrency < 1 ? 1 : ceilDiv(batchSize, recordConcurrency);
-    // A redelivery looks the order up before it books; the margin covers the claim before and the
-    // record after (two DynamoDB writes).
-    Duration busiestInvocation = partnerLookupTimeout.plus(partnerWorstCase.multipliedBy(rounds)).plus(partnerDeadlineMargin);
+    // Each record looks its order up before its first booking request, and the function's CallWindow
+    // keeps the margin back for every record (the claim before its call, the record after it). A record
+    // waiting for a slot starts only when one of the round before has recorded its outcome, so every
+    // round costs all three.
+    Duration round = partnerLookupTimeout.plus(partnerWorstCase).plus(partnerDeadlineMargin);
+    Duration busiestInvocation = round.multipliedBy(rounds);
     if (functionTimeout.compareTo(busiestInvocation) <= 0) {
       String why = rounds == 1
-          ? "a redelivered order is looked up first (up to " + show(partnerLookupTimeout) + "), a partner call may take "
+          ? "each order is looked up first (up to " + show(partnerLookupTimeout) + "), a partner call may take "
               + show(partnerWorstCase) + " and the handler needs " + show(partnerDeadlineMargin)
               + " around it to claim the order and record the outcome"
-          : "a redelivered order is looked up first (up to " + show(partnerLookupTimeout) + "), then a batch of "
-              + batchSize + " at recordConcurrency " + recordConcurrency + " runs " + rounds
-              + " partner calls of up to " + show(partnerWorstCase) + " one after another, plus "
-              + show(partnerDeadlineMargin) + " to claim the order and record the outcome";
+          : "a batch of " + batchSize + " at recordConcurrency " + recordConcurrency + " runs " + rounds
+              + " rounds one after another, each of them an order's lookup (up to " + show(partnerLookupTimeout)
+              + "), a partner call of up to " + show(partnerWorstCase) + " and " + show(partnerDeadlineMargin)
+              + " to claim the order and record the outcome";
       problems.add("functionTimeoutSeconds is " + show(functionTimeout) + " but must be longer than "
           + show(busiestInvocation) + ": " + why + ". Raise functionTimeoutSeconds (at most 900)"
           + (rounds == 1 ? "" : ", raise recordConcurrency to " + batchSize + ", or lower batchSize")
@@ -127,6 +140,21 @@ public record TimingBudget(
         || !isWholeSeconds(dlqRetention) || dlqRetention.compareTo(SQS_MAX_RETENTION) > 0) {
       problems.add("sourceRetentionDays and dlqRetentionDays must be whole seconds from 1 minute to 14 days (got "
           + show(sourceRetention) + " and " + show(dlqRetention) + ").");
+    }
+    if (visibilityTimeout.isPositive() && maxReceiveCount >= 2 && sourceRetention.isPositive()) {
+      Duration horizon = visibilityTimeout.multipliedBy(maxReceiveCount);
+      Duration deletedAt = sourceRetention.minus(MESSAGES_SITTING_ALARM_LEAD);
+      if (horizon.compareTo(deletedAt) > 0) {
+        long fittingReceives = deletedAt.toSeconds() / visibilityTimeout.toSeconds();
+        problems.add("the retry horizon (visibilityTimeoutSeconds " + show(visibilityTimeout) + " x maxReceiveCount "
+            + maxReceiveCount + " = " + horizon.toSeconds() + " s) must end at least "
+            + show(MESSAGES_SITTING_ALARM_LEAD) + " (two alarm periods) before sourceRetentionDays ("
+            + show(sourceRetention) + ") deletes a message, at " + sourceRetention.toSeconds() + " s: SQS deletes an order"
+            + " still retrying when its retention ends, without moving it to the DLQ, and the messages-sitting alarm,"
+            + " whose threshold is the horizon, must have fired before that. "
+            + (fittingReceives >= 2 ? "Lower maxReceiveCount to at most " + fittingReceives + ", raise" : "Raise")
+            + " sourceRetentionDays (at most 14 days), or lower the visibility timeout (it follows functionTimeoutSeconds).");
+      }
     }
     if (dlqRetention.compareTo(sourceRetention) <= 0) {
       problems.add("dlqRetentionDays is " + show(dlqRetention) + " but must be longer than sourceRetentionDays ("
@@ -170,7 +198,7 @@ public record TimingBudget(
     return partnerContractMaximum.plus(clockSkewAllowance);
   }
 
-  /** Partner calls one record may run in sequence: the records of a batch beyond the concurrency wait. */
+  /** Rounds of records a batch runs one after another: the records beyond the concurrency wait for a slot. */
   public int sequentialRounds() {
     return ceilDiv(batchSize, recordConcurrency);
   }
@@ -182,8 +210,10 @@ public record TimingBudget(
 
   /**
    * The same design with every duration divided by {@code divisor}, for a local run that replays hours
-   * in minutes. The rules are ratios, so a consistent budget stays consistent; the divisor must keep
-   * the durations SQS and Lambda take in whole seconds whole.
+   * in minutes. The rules are ratios, so a consistent budget stays consistent (all but the alarm's lead
+   * after the retry horizon, which CloudWatch's periods fix in real minutes: a budget with less than
+   * {@code divisor} times that lead to spare is refused); the divisor must keep the durations SQS and
+   * Lambda take in whole seconds whole.
    */
   public TimingBudget scaledDown(int divisor) {
     if (divisor < 1) {

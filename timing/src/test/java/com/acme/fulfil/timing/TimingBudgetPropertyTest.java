@@ -25,13 +25,14 @@ import net.jqwik.api.Tuple;
 class TimingBudgetPropertyTest {
 
   /** The numbers a person might put in cdk.json, consistent or not; visibility derived or set. */
-  record Settings(int functionTimeoutSeconds, int partnerWorstCaseMillis, int marginMillis, int batchingWindowSeconds,
-      int batchSize, int recordConcurrency, Optional<Integer> visibilityTimeoutSeconds) {
+  record Settings(int functionTimeoutSeconds, int partnerWorstCaseMillis, int lookupTimeoutMillis, int marginMillis,
+      int batchingWindowSeconds, int batchSize, int recordConcurrency, Optional<Integer> visibilityTimeoutSeconds) {
 
     Optional<TimingBudget> budget() {
       TimingBudget.Builder builder = TimingBudget.builder()
           .functionTimeout(Duration.ofSeconds(functionTimeoutSeconds))
           .partnerWorstCase(Duration.ofMillis(partnerWorstCaseMillis))
+          .partnerLookupTimeout(Duration.ofMillis(lookupTimeoutMillis))
           .partnerDeadlineMargin(Duration.ofMillis(marginMillis))
           .batchingWindow(Duration.ofSeconds(batchingWindowSeconds))
           .batchSize(batchSize)
@@ -53,7 +54,7 @@ class TimingBudgetPropertyTest {
     TimingBudget budget = accepted.get();
     EventSourceMappingModel.Batch batch = timeline.in(budget);
 
-    Duration end = EventSourceMappingModel.invocationEnd(budget, batch);
+    Duration end = EventSourceMappingModel.run(budget, batch).end();
 
     for (Duration received : batch.receivedAt()) {
       assertThat(end).as("invocation end vs the visibility expiry of a record received at %s", received)
@@ -70,10 +71,28 @@ class TimingBudgetPropertyTest {
     EventSourceMappingModel.Batch batch = timeline.in(budget);
     Assume.that(!batch.hangs());
 
-    Duration end = EventSourceMappingModel.invocationEnd(budget, batch);
+    Duration end = EventSourceMappingModel.run(budget, batch).end();
 
     assertThat(end).as("the handler returns before Lambda's timeout ends it")
         .isLessThan(batch.invokedAt().plus(budget.functionTimeout()));
+  }
+
+  /**
+   * Review: two rounds at 576 s were accepted, but the second round's record, after a worst-case first
+   * round, had too little time left once it had looked its order up: a partner within its worst case
+   * made good orders retry (and, on their last receive, reach the DLQ).
+   */
+  @Property(tries = 1000, maxDiscardRatio = 20)
+  void anAcceptedBudgetLetsEveryRecordOfABatchBookWhenThePartnerKeepsToItsWorstCase(
+      @ForAll("settings") Settings settings, @ForAll("timelines") Timeline timeline) {
+    Optional<TimingBudget> accepted = settings.budget();
+    Assume.that(accepted.isPresent());
+    TimingBudget budget = accepted.get();
+    EventSourceMappingModel.Batch batch = timeline.withinWorstCase().in(budget);
+    Assume.that(!batch.hangs());
+
+    assertThat(EventSourceMappingModel.run(budget, batch).bookingsNotStarted())
+        .as("records that found too little time to look up and book").isZero();
   }
 
   @Property(tries = 500)
@@ -114,11 +133,12 @@ class TimingBudgetPropertyTest {
     return Combinators.combine(functionTimeouts, batchingWindows).flatAs((timeout, window) -> Combinators.combine(
             Arbitraries.integers().between(1, timeout * 1000),
             Arbitraries.integers().between(1, timeout * 1000),
+            Arbitraries.integers().between(1, timeout * 1000),
             Arbitraries.integers().between(1, 10),
             Arbitraries.integers().between(1, 10),
             visibility.apply(timeout, window))
-        .as((worstCase, margin, batchSize, concurrency, visibilitySeconds) ->
-            new Settings(timeout, worstCase, margin, window, batchSize, concurrency, visibilitySeconds)));
+        .as((worstCase, lookup, margin, batchSize, concurrency, visibilitySeconds) ->
+            new Settings(timeout, worstCase, lookup, margin, window, batchSize, concurrency, visibilitySeconds)));
   }
 
   @Provide
@@ -128,11 +148,13 @@ class TimingBudgetPropertyTest {
 
   /**
    * A batch's shape as fractions of the budget's own numbers, so any budget can take it: when each
-   * record arrives within the batching window, when the mapping invokes, each partner latency as a
-   * share of the worst case (up to twice it: the partner overruns), each recording time as a share of
+   * record arrives within the batching window, when the mapping invokes, each lookup's latency as a
+   * share of the lookup timeout (up to twice it: the partner is slow to answer), each partner latency as
+   * a share of the worst case (up to twice it: the partner overruns), each recording time as a share of
    * the margin, and whether the invocation hangs.
    */
-  record Timeline(List<Double> arrivals, double invokedAt, List<Double> latencies, List<Double> recordings, boolean hangs) {
+  record Timeline(List<Double> arrivals, double invokedAt, List<Double> lookups, List<Double> latencies,
+      List<Double> recordings, boolean hangs) {
     EventSourceMappingModel.Batch in(TimingBudget budget) {
       int records = budget.batchSize();
       List<Duration> receivedAt = new ArrayList<>();
@@ -142,14 +164,22 @@ class TimingBudgetPropertyTest {
       }
       Duration lastArrival = receivedAt.stream().max(Duration::compareTo).orElseThrow();
       Duration invoked = lastArrival.plus(share(budget.batchingWindow().minus(lastArrival), invokedAt));
+      List<Duration> lookup = new ArrayList<>();
       List<Duration> partner = new ArrayList<>();
       List<Duration> recording = new ArrayList<>();
       for (int i = 0; i < records; i++) {
+        lookup.add(share(budget.partnerLookupTimeout(), lookups.get(i)));
         partner.add(share(budget.partnerWorstCase(), latencies.get(i)));
         // The margin exists to record the outcome: recording takes less than it.
         recording.add(share(budget.partnerDeadlineMargin(), recordings.get(i) * 0.99));
       }
-      return new EventSourceMappingModel.Batch(receivedAt, invoked, partner, recording, hangs);
+      return new EventSourceMappingModel.Batch(receivedAt, invoked, lookup, partner, recording, hangs);
+    }
+
+    /** The same batch with a partner that keeps to its worst case, however long its lookups take. */
+    Timeline withinWorstCase() {
+      return new Timeline(arrivals, invokedAt, lookups, latencies.stream().map(l -> Math.min(l, 1.0)).toList(),
+          recordings, hangs);
     }
 
     private static Duration share(Duration whole, double share) {
@@ -160,8 +190,8 @@ class TimingBudgetPropertyTest {
   @Provide
   Arbitrary<Timeline> timelines() {
     Arbitrary<List<Double>> shares = Arbitraries.doubles().between(0, 1).list().ofSize(10);
-    Arbitrary<List<Double>> latencies = Arbitraries.doubles().between(0, 2).list().ofSize(10);
-    return Combinators.combine(shares, Arbitraries.doubles().between(0, 1), latencies, shares,
+    Arbitrary<List<Double>> overruns = Arbitraries.doubles().between(0, 2).list().ofSize(10);
+    return Combinators.combine(shares, Arbitraries.doubles().between(0, 1), overruns, overruns, shares,
             Arbitraries.of(true, false))
         .as(Timeline::new);
   }

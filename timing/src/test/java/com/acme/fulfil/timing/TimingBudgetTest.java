@@ -106,9 +106,62 @@ class TimingBudgetTest {
   @Test
   void batchThatCannotFinishAtItsConcurrencyIsRefused() {
     assertThatThrownBy(() -> TimingBudget.builder().batchSize(10).recordConcurrency(5).build())
-        .hasMessageContaining("a batch of 10 at recordConcurrency 5 runs 2 partner calls")
-        .hasMessageContaining("must be longer than 575 s");
+        .hasMessageContaining("a batch of 10 at recordConcurrency 5 runs 2 rounds one after another")
+        .hasMessageContaining("must be longer than 590 s");
     assertThat(TimingBudget.builder().batchSize(10).recordConcurrency(10).build().sequentialRounds()).isEqualTo(1);
+  }
+
+  /**
+   * Review: 576 s was accepted for two rounds (5 + 2 x 280 + 10 = 575 s), but every record of the second
+   * round looks its order up too and records its outcome after its call: after a worst-case first round
+   * (lookup 5 s, call 280 s, writes) the second round's record had less than 280 s left once looked up and
+   * failed with NoTimeToBookException. CallWindow keeps the margin back for every record, so each round
+   * costs lookup + worst case + margin.
+   */
+  @Test
+  void everyRoundOfABatchCountsItsOwnLookupWorstCaseAndMargin() {
+    assertThatThrownBy(() -> TimingBudget.fromSettings(
+            Map.of("batchSize", "10", "recordConcurrency", "5", "functionTimeoutSeconds", "576")::get))
+        .isInstanceOf(InconsistentTimingException.class)
+        .hasMessageContaining("functionTimeoutSeconds is 576 s but must be longer than 590 s")
+        .hasMessageContaining("each of them an order's lookup (up to 5 s), a partner call of up to 280 s and 10 s");
+    assertThat(TimingBudget.fromSettings(
+            Map.of("batchSize", "10", "recordConcurrency", "5", "functionTimeoutSeconds", "591")::get).sequentialRounds())
+        .isEqualTo(2);
+    assertThatThrownBy(() -> TimingBudget.fromSettings(
+            Map.of("batchSize", "10", "recordConcurrency", "4", "functionTimeoutSeconds", "885")::get))
+        .hasMessageContaining("must be longer than 885 s");
+  }
+
+  /**
+   * Review: 200 receives x 1,800 s (100 h) synthesized against 4 days of retention: in a long outage SQS
+   * deletes an order before the redrive policy moves it, and the messages-sitting alarm, whose
+   * threshold is the horizon, can never fire first.
+   */
+  @Test
+  void aRetryHorizonLongerThanTheSourceKeepsMessagesIsRefused() {
+    assertThatThrownBy(() -> TimingBudget.fromSettings(Map.of("maxReceiveCount", "200")::get))
+        .isInstanceOf(InconsistentTimingException.class)
+        .hasMessageContaining("the retry horizon (visibilityTimeoutSeconds 1800 s x maxReceiveCount 200 = 360000 s)")
+        .hasMessageContaining("sourceRetentionDays (4 days)")
+        .hasMessageContaining("Lower maxReceiveCount to at most 191");
+    assertThatThrownBy(() -> TimingBudget.builder().visibilityTimeout(Duration.ofHours(12)).maxReceiveCount(9).build())
+        .hasMessageContaining("= 388800 s");
+  }
+
+  /** The alarm compares 5-minute maxima: it needs two periods after the horizon to have fired. */
+  @Test
+  void theSourceKeepsMessagesUntilTheMessagesSittingAlarmHasFired() {
+    Duration fourDays = Duration.ofDays(4);
+    Duration lead = TimingBudget.ALARM_PERIOD.multipliedBy(2);
+    Duration visibility = Duration.ofSeconds(1800);
+    int receives = (int) (fourDays.minus(lead).toSeconds() / visibility.toSeconds());
+    TimingBudget fits = TimingBudget.builder().maxReceiveCount(receives).build();
+    assertThat(fits.retryHorizon().plus(lead)).isLessThanOrEqualTo(fits.sourceRetention());
+    assertThatThrownBy(() -> TimingBudget.builder().maxReceiveCount(192).build())
+        .hasMessageContaining("345600 s");
+    // 191 x 1,800 s = 343,800 s; + 600 s = 344,400 s < 345,600 s. 192 x 1,800 s = 345,600 s leaves no time to alarm.
+    assertThat(receives).isEqualTo(191);
   }
 
   @Test

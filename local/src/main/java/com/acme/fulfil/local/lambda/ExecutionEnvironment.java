@@ -59,7 +59,7 @@ final class ExecutionEnvironment implements AutoCloseable {
     env.clear();
     env.putAll(function.environment());
     env.putAll(extraEnvironment);
-    env.putAll(reserved(function, api.address()));
+    env.putAll(reserved(function, host, api.address()));
     env.put("AWS_LAMBDA_INITIALIZATION_TYPE", host.initializationType());
     try {
       Path tmp = Files.createTempDirectory("lambda-env-tmp-");
@@ -182,12 +182,12 @@ final class ExecutionEnvironment implements AutoCloseable {
   }
 
   /** The variables Lambda sets in every environment, over the function's own. */
-  private static Map<String, String> reserved(FunctionConfiguration function, String runtimeApi) {
+  private static Map<String, String> reserved(FunctionConfiguration function, RuntimeHost host, String runtimeApi) {
     Map<String, String> env = new HashMap<>();
     env.put("AWS_LAMBDA_RUNTIME_API", runtimeApi);
     env.put("_HANDLER", function.handler());
     env.put("LAMBDA_TASK_ROOT", function.taskRoot().toString());
-    env.put("AWS_EXECUTION_ENV", "AWS_Lambda_java21");
+    env.put("AWS_EXECUTION_ENV", host.executionEnvironment());
     env.put("AWS_LAMBDA_FUNCTION_NAME", function.name());
     env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
     env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(function.memoryMb()));

@@ -14,11 +14,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What Lambda's Java 21 runtime brings to every environment: a JVM, its options, and the runtime
+ * What Lambda's Java runtime brings to every environment: a JVM, its options, and the runtime
  * interface client on the class path (Lambda's {@code /var/runtime/lib}); never the function's jars,
- * which the client loads itself from the task root. The options are those Lambda's {@code java21}
- * runtime starts the JVM with, the CRaC compatibility switch included (so the function's
- * {@code org.crac} resources register with the runtime's context, the one SnapStart runs).
+ * which the client loads itself from the task root. The options are those Lambda's managed runtime
+ * ({@link JavaRuntime}; {@code java25} unless said otherwise, as the stack deploys) starts the JVM
+ * with, the CRaC compatibility switch included (so the function's {@code org.crac} resources register
+ * with the runtime's context, the one SnapStart runs).
  *
  * <p>The client's native library is unpacked once, here, and named to every JVM with the client's
  * own property: left to itself, each client writes the same fixed path under {@code /tmp}, and
@@ -27,21 +28,31 @@ import java.util.Locale;
 public final class RuntimeHost {
   private static final String JNI_PROPERTY = "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
 
+  private static final String SNAP_START = "snap-start";
+
   private final Path java;
   private final List<Path> runtimeClasspath;
   private final Path nativeLibrary;
   private final String initializationType;
+  private final JavaRuntime runtime;
 
-  private RuntimeHost(Path java, List<Path> runtimeClasspath, Path nativeLibrary, String initializationType) {
+  private RuntimeHost(Path java, List<Path> runtimeClasspath, Path nativeLibrary, String initializationType,
+      JavaRuntime runtime) {
     this.java = java;
     this.runtimeClasspath = List.copyOf(runtimeClasspath);
     this.nativeLibrary = nativeLibrary;
     this.initializationType = initializationType;
+    this.runtime = runtime;
   }
 
   /** The runtime client this JVM has on its class path, run by this JVM's {@code java}, on demand. */
   public static RuntimeHost onDemand(Path workDir) {
-    return create(workDir, "on-demand");
+    return onDemand(workDir, JavaRuntime.JAVA_25);
+  }
+
+  /** As {@link #onDemand(Path)}, with the options of {@code runtime}. */
+  public static RuntimeHost onDemand(Path workDir, JavaRuntime runtime) {
+    return create(workDir, "on-demand", runtime);
   }
 
   /**
@@ -50,16 +61,26 @@ public final class RuntimeHost {
    * {@code afterRestore} hooks. No snapshot is taken: the same process goes on.
    */
   public static RuntimeHost snapStart(Path workDir) {
-    return create(workDir, "snap-start");
+    return snapStart(workDir, JavaRuntime.JAVA_25);
   }
 
-  private static RuntimeHost create(Path workDir, String initializationType) {
+  /** As {@link #snapStart(Path)}, with the options of {@code runtime}. */
+  public static RuntimeHost snapStart(Path workDir, JavaRuntime runtime) {
+    return create(workDir, SNAP_START, runtime);
+  }
+
+  private static RuntimeHost create(Path workDir, String initializationType, JavaRuntime runtime) {
     return new RuntimeHost(Path.of(System.getProperty("java.home"), "bin", "java"), runtimeJars(),
-        unpackNativeLibrary(workDir), initializationType);
+        unpackNativeLibrary(workDir), initializationType, runtime);
   }
 
   String initializationType() {
     return initializationType;
+  }
+
+  /** {@code AWS_EXECUTION_ENV}, as the runtime sets it. */
+  String executionEnvironment() {
+    return runtime.executionEnvironment();
   }
 
   /** The command line up to the main class. */
@@ -70,7 +91,9 @@ public final class RuntimeHost {
     command.add("-XX:+UseSerialGC");
     command.add("-Xshare:auto");
     command.add("-XX:+TieredCompilation");
-    command.add("-XX:TieredStopAtLevel=1");
+    if (runtime.stopsJitAtC1(SNAP_START.equals(initializationType))) {
+      command.add("-XX:TieredStopAtLevel=1");
+    }
     command.add("--add-opens=java.base/java.io=ALL-UNNAMED");
     command.add("-Dorg.crac.Core.Compat=com.amazonaws.services.lambda.crac");
     command.add("-Djava.net.preferIPv4Stack=true");

@@ -37,10 +37,32 @@ class LocalLambdaTest {
   }
 
   private LocalLambda function(Duration timeout, Map<String, String> environment) {
+    return function(timeout, environment, RuntimeHost.onDemand(workDir));
+  }
+
+  private LocalLambda function(Duration timeout, Map<String, String> environment, RuntimeHost host) {
     FunctionConfiguration configuration = new FunctionConfiguration(taskRoot(), HANDLER, "fixture", "eu-west-2", 256,
         timeout, environment);
-    lambda = new LocalLambda(configuration, RuntimeHost.onDemand(workDir), () -> System.out, Map.of());
+    lambda = new LocalLambda(configuration, host, () -> System.out, Map.of());
     return lambda;
+  }
+
+  /**
+   * AWS: java21 stops the JIT at C1 in every environment; java25 keeps the JVM's defaults (C1 then C2)
+   * in an environment initialised for SnapStart, and still stops at C1 on demand.
+   */
+  @Test
+  void environmentsStartWithTheJitTheirManagedRuntimeDocuments() throws IOException {
+    record Case(RuntimeHost host, String executionEnv, String tieredStopAtLevel) {}
+    for (Case expected : new Case[] {
+        new Case(RuntimeHost.snapStart(workDir), "AWS_Lambda_java25", "4"),
+        new Case(RuntimeHost.onDemand(workDir), "AWS_Lambda_java25", "1"),
+        new Case(RuntimeHost.snapStart(workDir, JavaRuntime.JAVA_21), "AWS_Lambda_java21", "1")}) {
+      JsonNode seen = answer(function(Duration.ofSeconds(20), Map.of(), expected.host()).invoke(event("{\"action\":\"echo\"}")));
+      lambda.close();
+      assertThat(seen.get("executionEnv").asText()).isEqualTo(expected.executionEnv());
+      assertThat(seen.get("tieredStopAtLevel").asText()).as(expected.executionEnv()).isEqualTo(expected.tieredStopAtLevel());
+    }
   }
 
   @Test
