@@ -1,6 +1,8 @@
 package com.acme.fulfil.booking;
 
+import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.order.OrderMessage;
+import java.util.Optional;
 
 /**
  * One try at booking an order, from one delivery of one message.
@@ -8,5 +10,7 @@ import com.acme.fulfil.order.OrderMessage;
  * @param attemptId unique per try; sent to the partner as {@code X-Request-Id}
  * @param redelivered SQS delivered this message before (receive count above 1), so an earlier try
  *     may have booked without recording it
+ * @param trace the trace the message came in, if it carried a valid one: the partner's requests join it
  */
-public record BookingAttempt(OrderMessage order, String attemptId, boolean redelivered, CallWindow window) {}
+public record BookingAttempt(OrderMessage order, String attemptId, boolean redelivered, CallWindow window,
+    Optional<TraceContext> trace) {}

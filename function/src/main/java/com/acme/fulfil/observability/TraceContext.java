@@ -1,8 +1,8 @@
 package com.acme.fulfil.observability;
 
+import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /**
@@ -30,6 +30,11 @@ public record TraceContext(String traceId, String parentId, String flags) {
   private static final String ZERO_TRACE = "0".repeat(32);
   private static final String ZERO_SPAN = "0".repeat(16);
   private static final String VERSION = "00";
+  /**
+   * Not ThreadLocalRandom: its seeds would be in the SnapStart snapshot, and every environment restored
+   * from it would draw the same span ids. SecureRandom is what UUID.randomUUID draws from, unique after a restore.
+   */
+  private static final SecureRandom SPANS = new SecureRandom();
 
   public TraceContext {
     if (!valid(traceId, parentId, flags)) {
@@ -100,7 +105,7 @@ public record TraceContext(String traceId, String parentId, String flags) {
   public TraceContext child() {
     long span;
     do {
-      span = ThreadLocalRandom.current().nextLong();
+      span = SPANS.nextLong();
     } while (span == 0);
     return new TraceContext(traceId, HexFormat.of().toHexDigits(span), flags);
   }

@@ -125,7 +125,7 @@ final class OrderStory {
     PartnerClient partner = new PartnerClient(PartnerClient.httpClient(), stack.partnerBaseUrl(),
         new ApiKeySource(stack.aws().secrets(), stack.secretId()), json);
     try {
-      return new PartnerAnswer(partner.lookup(orderId, "fulfil-ops-" + UUID.randomUUID(), Deadline.in(LOOKUP_BUDGET)),
+      return new PartnerAnswer(partner.lookup(orderId, "fulfil-ops-" + UUID.randomUUID(), Optional.empty(), Deadline.in(LOOKUP_BUDGET)),
           Optional.empty());
     } catch (PartnerException | com.acme.fulfil.secrets.SecretUnavailableException e) {
       return new PartnerAnswer(List.of(), Optional.of(e.getMessage()));
