@@ -20,6 +20,7 @@ import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
 import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.lambda.SnapStartConf;
+import software.amazon.awscdk.services.lambda.Tracing;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSourceProps;
 import software.amazon.awscdk.services.logs.LogGroup;
@@ -99,7 +100,16 @@ public final class FulfilOrderFunction extends Construct {
         .role(role)
         .logGroup(logs)
         .environment(environment)
+        .tracing(deployment.activeTracing() ? Tracing.ACTIVE : Tracing.DISABLED)
         .build();
+    if (deployment.activeTracing()) {
+      NagSuppressions.addResourceSuppressions(role, List.of(NagPackSuppression.builder()
+          .id("AwsSolutions-IAM5")
+          .appliesTo(List.of("Resource::*"))
+          .reason("Active tracing, asked for with -c activeTracing=true: xray:PutTraceSegments and"
+              + " xray:PutTelemetryRecords take no resource-level permissions, so CDK grants them on *.")
+          .build()), true);
+    }
     NagSuppressions.addResourceSuppressions(function, List.of(NagPackSuppression.builder()
         .id("AwsSolutions-L1")
         .reason("Java 21 on purpose: the handler is compiled with --release 21, the project's runtime"
