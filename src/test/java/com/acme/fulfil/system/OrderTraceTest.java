@@ -19,7 +19,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeNameForSends;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 
 /**
  * An order followed from its message through the packaged function: the partner's requests for a
@@ -92,6 +95,29 @@ class OrderTraceTest {
     assertThat(lines).isNotEmpty().allSatisfy(line -> assertThat(line.has("trace_id")).as(line.toString()).isFalse());
     assertThat(lines).anySatisfy(line -> assertThat(line.path("message").asText())
         .isEqualTo("the message's traceparent is not a valid trace context; the order goes ahead untraced"));
+  }
+
+  /**
+   * A message that can never be booked goes to the DLQ in the function's own send: it keeps the trace
+   * it came in, its traceparent attribute and its X-Ray header, which is a system attribute the send
+   * must set again.
+   */
+  @Test
+  void aDeadLetterKeepsTheTraceItsMessageCameIn() {
+    String traceparent = "00-" + TRACE_ID + "-" + PRODUCER_SPAN + "-01";
+    String xray = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1";
+    String messageId = fulfil.sqs().sendMessage(r -> r.queueUrl(fulfil.queues().source().url())
+        .messageBody("{\"order_id\":\"" + Orders.newId("ORD-TRACED-POISON") + "\",\"service\":\"teleport\"}")
+        .messageAttributes(Map.of("traceparent", text(traceparent)))
+        .messageSystemAttributes(Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
+            MessageSystemAttributeValue.builder().dataType("String").stringValue(xray).build()))).messageId();
+
+    assertThat(fulfil.awaitDeadLettered(List.of(messageId), settles)).as("in the DLQ").isTrue();
+
+    Message dead = fulfil.deadLetters().messages().get(messageId);
+    assertThat(dead.messageAttributes().get("traceparent").stringValue()).isEqualTo(traceparent);
+    assertThat(dead.attributesAsStrings()).containsEntry("AWSTraceHeader", xray);
+    assertThat(fulfil.invocations().receives(messageId)).as("sent there by the function, not the redrive policy").isEqualTo(1);
   }
 
   private static MessageAttributeValue text(String value) {
