@@ -19,6 +19,9 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeNameForSends;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 
 /**
  * {@code ./fulfil-ops} the way on-call runs it against a deployed stack: names from the stack's
@@ -132,6 +135,37 @@ class FulfilOpsOnAwsTest {
     assertThat(letter.path("reason").asText()).isEqualTo("partner unavailable: partner answered 503 to a lookup");
     assertThat(letter.path("action").asText()).isEqualTo("redrive");
     assertThat(aws.served).contains("Logs FilterLogEvents");
+  }
+
+  @Test
+  void orderAndDlqShowTheTraceIdTheOrdersMessageCameIn() throws Exception {
+    String dlqUrl = queues.deadLetter().orElseThrow().url();
+    String orderId = "ORD-OPS-AWS-TRACED-" + UUID.randomUUID().toString().substring(0, 8);
+    String body = "{\"order_id\":\"" + orderId + "\",\"service\":\"teleport\"}";
+    // As the function leaves them: one it sent with its traceparent, one the redrive policy moved with its X-Ray header.
+    String traced = sqs.sendMessage(r -> r.queueUrl(dlqUrl).messageBody(body).messageAttributes(Map.of("traceparent",
+        MessageAttributeValue.builder().dataType("String").stringValue("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+            .build()))).messageId();
+    String xray = sqs.sendMessage(r -> r.queueUrl(dlqUrl).messageBody(body).messageSystemAttributes(Map.of(
+        MessageSystemAttributeNameForSends.AWS_TRACE_HEADER, MessageSystemAttributeValue.builder().dataType("String")
+            .stringValue("Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1").build()))).messageId();
+    aws.logLines.add("{\"level\":\"ERROR\",\"message\":\"permanent failure, returning the message for the DLQ\","
+        + "\"message_id\":\"" + traced + "\",\"order_id\":\"" + orderId + "\",\"trace_id\":\"4bf92f3577b34da6a3ce929d0e0e4736\"}");
+    try {
+      Map<String, com.fasterxml.jackson.databind.JsonNode> letters = new HashMap<>();
+      JSON.readTree(new OpsRun(env, "dlq", "--json").out()).path("dead_letters")
+          .forEach(letter -> letters.put(letter.path("message_id").asText(), letter));
+      assertThat(letters.get(traced).path("trace_id").asText()).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+      assertThat(letters.get(xray).path("trace_id").asText()).isEqualTo("5759e988bd862e3fe1be46a994272793");
+      assertThat(new OpsRun(env, "dlq").out()).contains("    trace    4bf92f3577b34da6a3ce929d0e0e4736");
+
+      assertThat(JSON.readTree(new OpsRun(env, "order", orderId, "--json").out()).path("trace_ids"))
+          .extracting(com.fasterxml.jackson.databind.JsonNode::asText).containsExactly("4bf92f3577b34da6a3ce929d0e0e4736");
+      assertThat(new OpsRun(env, "order", orderId).out())
+          .contains("  trace    4bf92f3577b34da6a3ce929d0e0e4736 (the producer's trace, from its log lines)");
+    } finally {
+      sqs.purgeQueue(r -> r.queueUrl(dlqUrl));
+    }
   }
 
   @Test

@@ -63,7 +63,7 @@ public final class OnceOnlyBooking {
 
   private Booking lookUpOrBook(OrderRecords.Claim claim, BookingAttempt attempt) {
     String orderId = attempt.order().orderId();
-    List<Shipment> existing = partner.lookup(orderId, attempt.attemptId(), attempt.window().forLookup());
+    List<Shipment> existing = partner.lookup(orderId, attempt.attemptId(), attempt.trace(), attempt.window().forLookup());
     if (!existing.isEmpty()) {
       if (existing.size() > 1) {
         LOG.warn("order already has {} bookings at the partner; adopting the oldest, cancel the others with the partner",
@@ -76,7 +76,7 @@ public final class OnceOnlyBooking {
       throw new OrderHeldElsewhereException(null);
     }
     long started = System.nanoTime();
-    Shipment shipment = partner.book(ShipmentRequest.of(attempt.order()), attempt.attemptId(), deadline);
+    Shipment shipment = partner.book(ShipmentRequest.of(attempt.order()), attempt.attemptId(), attempt.trace(), deadline);
     metrics.partnerLatency(Duration.ofNanos(System.nanoTime() - started));
     return Booking.of(shipment, Booking.Source.BOOKED, attempt.attemptId());
   }

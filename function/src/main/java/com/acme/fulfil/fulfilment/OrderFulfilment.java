@@ -8,6 +8,7 @@ import com.acme.fulfil.booking.NoTimeToBookException;
 import com.acme.fulfil.booking.OnceOnlyBooking;
 import com.acme.fulfil.booking.OrderHeldElsewhereException;
 import com.acme.fulfil.observability.FulfilmentMetrics;
+import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderMessage;
 import com.acme.fulfil.order.OrderParser;
@@ -15,7 +16,9 @@ import com.acme.fulfil.order.ValidOrder;
 import com.acme.fulfil.partner.PartnerException;
 import com.acme.fulfil.partner.PartnerRejectedException;
 import com.acme.fulfil.secrets.SecretUnavailableException;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +34,7 @@ public final class OrderFulfilment {
   static final String MESSAGE_ID = "message_id";
   static final String ORDER_ID = "order_id";
   static final String RECEIVE_COUNT = "receive_count";
+  static final String TRACE_ID = "trace_id";
 
   private final OrderParser parser;
   private final OnceOnlyBooking booking;
@@ -49,6 +53,7 @@ public final class OrderFulfilment {
     int receives = receiveCount(message);
     MDC.put(MESSAGE_ID, message.getMessageId());
     MDC.put(RECEIVE_COUNT, Integer.toString(receives));
+    Optional<TraceContext> trace = traceOf(message);
     if (receives >= maxReceiveCount - 1) {
       metrics.count(FulfilmentMetrics.NEAR_DLQ);
       LOG.warn("receive {} of {}: if this try fails the redrive policy moves the message to the DLQ", receives, maxReceiveCount);
@@ -63,17 +68,42 @@ public final class OrderFulfilment {
       }
       case ValidOrder valid -> {
         MDC.put(ORDER_ID, valid.order().orderId());
-        yield book(valid.order(), window);
+        yield book(valid.order(), window, trace);
       }
     };
     report(outcome);
     return outcome;
   }
 
-  private RecordOutcome book(OrderMessage order, CallWindow window) {
+  /**
+   * The trace the producer sent the order in: its {@code traceparent} attribute, or, only when it has
+   * none, the X-Ray header SQS keeps for it. Its trace id labels the record's lines from here on. A
+   * missing or unreadable one is counted and ignored: tracing never holds up an order.
+   */
+  private Optional<TraceContext> traceOf(SQSMessage message) {
+    MessageAttribute traceparent = message.getMessageAttributes() == null ? null
+        : message.getMessageAttributes().get(TraceContext.TRACEPARENT);
+    String awsTraceHeader = message.getAttributes() == null ? null : message.getAttributes().get(TraceContext.AWS_TRACE_HEADER);
+    if (traceparent == null && awsTraceHeader == null) {
+      metrics.count(FulfilmentMetrics.TRACE_CONTEXT_MISSING);
+      return Optional.empty();
+    }
+    Optional<TraceContext> trace = traceparent != null
+        ? TraceContext.fromTraceparent(traceparent.getStringValue())
+        : TraceContext.fromAwsTraceHeader(awsTraceHeader);
+    trace.ifPresentOrElse(found -> MDC.put(TRACE_ID, found.traceId()), () -> {
+      metrics.count(FulfilmentMetrics.TRACE_CONTEXT_MALFORMED);
+      // The value itself stays out of the line: it is the producer's to check, and could be anything.
+      LOG.info("the message's {} is not a valid trace context; the order goes ahead untraced",
+          traceparent != null ? TraceContext.TRACEPARENT : TraceContext.AWS_TRACE_HEADER);
+    });
+    return trace;
+  }
+
+  private RecordOutcome book(OrderMessage order, CallWindow window, Optional<TraceContext> trace) {
     String attemptId = UUID.randomUUID().toString();
     try {
-      Booking booked = booking.book(new BookingAttempt(order, attemptId, window));
+      Booking booked = booking.book(new BookingAttempt(order, attemptId, window, trace));
       if (!booked.madeBy(attemptId)) {
         return new RecordOutcome.AlreadyBooked(booked);
       }

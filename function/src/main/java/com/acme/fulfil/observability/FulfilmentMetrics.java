@@ -17,6 +17,10 @@ public final class FulfilmentMetrics {
   public static final String IN_PROGRESS_ELSEWHERE = "InProgressElsewhere";
   public static final String NEAR_DLQ = "ReceiveCountNearDlq";
   public static final String PARTNER_LATENCY = "PartnerLatency";
+  /** A record with neither a traceparent attribute nor an AWSTraceHeader: followed by its order id alone. */
+  public static final String TRACE_CONTEXT_MISSING = "TraceContextMissing";
+  /** A record whose trace context is not W3C's format (or X-Ray's): ignored, the order booked as usual. */
+  public static final String TRACE_CONTEXT_MALFORMED = "TraceContextMalformed";
 
   private final Metrics metrics;
 

@@ -1,5 +1,6 @@
 package com.acme.fulfil.partner;
 
+import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.secrets.ApiKeySource;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +12,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import okhttp3.Call;
@@ -30,6 +32,8 @@ public final class PartnerClient implements PartnerApi {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
   private static final String API_KEY = "X-Api-Key";
   private static final String REQUEST_ID = "X-Request-Id";
+  /** The W3C header; the partner's contract allows headers it does not name (docs/partner-api.md). */
+  private static final String TRACEPARENT = "traceparent";
 
   private final OkHttpClient http;
   private final HttpUrl shipments;
@@ -64,7 +68,7 @@ public final class PartnerClient implements PartnerApi {
   }
 
   @Override
-  public Shipment book(ShipmentRequest request, String requestId, Deadline deadline) {
+  public Shipment book(ShipmentRequest request, String requestId, Optional<TraceContext> trace, Deadline deadline) {
     byte[] body;
     try {
       body = json.writeValueAsBytes(request);
@@ -72,14 +76,14 @@ public final class PartnerClient implements PartnerApi {
       throw new IllegalStateException("cannot serialise the shipment request", e);
     }
     RequestBody requestBody = RequestBody.create(body, JSON);
-    Answer answer = exchange(() -> new Request.Builder().url(shipments).post(requestBody), requestId, deadline, true);
+    Answer answer = exchange(() -> new Request.Builder().url(shipments).post(requestBody), requestId, trace, deadline, true);
     return answers.booking(request.orderId(), answer.status(), answer.body(), answer.retryAfter(), answer.answeredAt());
   }
 
   @Override
-  public List<Shipment> lookup(String orderId, String requestId, Deadline deadline) {
+  public List<Shipment> lookup(String orderId, String requestId, Optional<TraceContext> trace, Deadline deadline) {
     HttpUrl url = shipments.newBuilder().addQueryParameter("order_id", orderId).build();
-    Answer answer = exchange(() -> new Request.Builder().url(url).get(), requestId, deadline, false);
+    Answer answer = exchange(() -> new Request.Builder().url(url).get(), requestId, trace, deadline, false);
     return answers.lookup(orderId, answer.status(), answer.body());
   }
 
@@ -89,11 +93,17 @@ public final class PartnerClient implements PartnerApi {
    */
   private record Answer(int status, String body, String retryAfter, Instant answeredAt) {}
 
-  /** Sends the request with the current key; on a 401, once more with the key re-read from the secret. */
-  private Answer exchange(Supplier<Request.Builder> request, String requestId, Deadline deadline, boolean mayBook) {
+  /**
+   * Sends the request with the current key; on a 401, once more with the key re-read from the secret.
+   * Each request sent is a span of its own in the order's trace.
+   */
+  private Answer exchange(Supplier<Request.Builder> request, String requestId, Optional<TraceContext> trace, Deadline deadline,
+      boolean mayBook) {
     String key = keys.current();
     for (boolean refreshed = false; ; refreshed = true) {
-      Request httpRequest = request.get().header(API_KEY, key).header(REQUEST_ID, requestId).build();
+      Request.Builder builder = request.get().header(API_KEY, key).header(REQUEST_ID, requestId);
+      trace.ifPresent(order -> builder.header(TRACEPARENT, order.child().traceparent()));
+      Request httpRequest = builder.build();
       try (Response response = call(httpRequest, deadline)) {
         if (response.code() == 401 && !refreshed) {
           key = keys.refreshAfterRejection(key);

@@ -7,6 +7,7 @@ import static com.acme.fulfil.timing.DeadLetterAttributes.ORDER_ID;
 import static com.acme.fulfil.timing.DeadLetterAttributes.SOURCE_MESSAGE_ID;
 
 import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.acme.fulfil.observability.TraceContext;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.time.Instant;
@@ -20,12 +21,16 @@ import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeNameForSends;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 
 /**
  * Sends a message that can never succeed straight to the DLQ on its first receive, with why: the
  * original body and message attributes, plus {@code DeadLetterAttributes}: the failure class, the exact
  * reason (field paths and the partner's error code, never the address), the order id, the source
- * message id and when the message was first sent. One partner call for a rejected order instead of five, and the
+ * message id and when the message was first sent. The message's trace goes with it: its {@code traceparent}
+ * is one of its attributes, and its X-Ray header is set again as the system attribute it came as (which
+ * SQS lets win over the header of the function's own call, were active tracing on). One partner call for a rejected order instead of five, and the
  * reason on the message instead of only in the logs. On-call reads them with {@code fulfil-ops dlq} or
  * {@code aws sqs receive-message --message-attribute-names All}.
  */
@@ -66,15 +71,22 @@ public final class DeadLetters {
       LOG.warn("message carries too many attributes to add the failure's; it takes the redrive policy's path");
       return false;
     }
+    Map<MessageSystemAttributeNameForSends, MessageSystemAttributeValue> systemAttributes = new HashMap<>();
+    awsTraceHeader(message).ifPresent(header -> systemAttributes.put(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
+        MessageSystemAttributeValue.builder().dataType("String").stringValue(header).build()));
     try {
       String id = sqs.get().sendMessage(r -> r.queueUrl(deadLetterQueueUrl.get())
-          .messageBody(message.getBody()).messageAttributes(attributes)).messageId();
+          .messageBody(message.getBody()).messageAttributes(attributes).messageSystemAttributes(systemAttributes)).messageId();
       LOG.info("sent to the DLQ as message {}: {}", id, rejected.reason());
       return true;
     } catch (SdkException e) {
       LOG.warn("could not send the message to the DLQ ({}); it takes the redrive policy's path", e.toString());
       return false;
     }
+  }
+
+  private static Optional<String> awsTraceHeader(SQSMessage message) {
+    return Optional.ofNullable(message.getAttributes()).map(attributes -> attributes.get(TraceContext.AWS_TRACE_HEADER));
   }
 
   private static Optional<Instant> firstSent(SQSMessage message) {

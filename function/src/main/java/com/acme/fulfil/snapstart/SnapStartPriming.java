@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import javax.net.ssl.SSLContext;
@@ -105,8 +106,8 @@ public final class SnapStartPriming implements Resource {
 
   private void lookUpAndBookWithThePartner(OrderMessage order, URI endpoint) {
     PartnerClient partner = new PartnerClient(http, endpoint, new ApiKeySource(secretsManager, "snapstart-priming"), json);
-    partner.lookup(order.orderId(), "snapstart-priming", Deadline.in(CALL_BUDGET));
-    partner.book(ShipmentRequest.of(order), "snapstart-priming", Deadline.in(CALL_BUDGET));
+    partner.lookup(order.orderId(), "snapstart-priming", Optional.empty(), Deadline.in(CALL_BUDGET));
+    partner.book(ShipmentRequest.of(order), "snapstart-priming", Optional.empty(), Deadline.in(CALL_BUDGET));
   }
 
   private static SQSMessage rejectedMessage() {

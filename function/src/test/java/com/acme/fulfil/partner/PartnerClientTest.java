@@ -3,6 +3,7 @@ package com.acme.fulfil.partner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.order.OrderMessage;
 import com.acme.fulfil.order.Parcel;
 import com.acme.fulfil.order.Service;
@@ -81,7 +82,7 @@ class PartnerClientTest {
   @Test
   void bookingReturnsTheShipmentAndSendsTheRequestId() {
     String orderId = orderId();
-    Shipment shipment = client.book(request(orderId), "attempt-42", seconds(5));
+    Shipment shipment = client.book(request(orderId), "attempt-42", Optional.empty(), seconds(5));
 
     assertThat(shipment.orderId()).isEqualTo(orderId);
     assertThat(partner.bookingsFor(orderId)).extracting(b -> b.shipmentId()).containsExactly(shipment.shipmentId());
@@ -89,20 +90,55 @@ class PartnerClientTest {
   }
 
   @Test
+  void aTracedOrdersBookingAndLookupEachCarryAChildOfItsTraceNextToTheRequestId() {
+    String orderId = orderId();
+    TraceContext order = TraceContext.fromTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01").orElseThrow();
+
+    client.book(request(orderId), "attempt-7", Optional.of(order), seconds(5));
+    client.lookup(orderId, "attempt-8", Optional.of(order), seconds(5));
+
+    // A key rotated by another test adds a 401 and a second request: each is a request of its own.
+    List<PartnerRequest> received = partner.requests().stream().filter(r -> r.orderId().equals(Optional.of(orderId))).toList();
+    assertThat(received).extracting(PartnerRequest::method).contains("POST", "GET");
+    assertThat(received).extracting(PartnerRequest::requestId).contains(Optional.of("attempt-7"), Optional.of("attempt-8"));
+    List<TraceContext> sent = received.stream()
+        .map(r -> TraceContext.fromTraceparent(r.traceparent().orElseThrow()).orElseThrow()).toList();
+    assertThat(sent).allSatisfy(child -> {
+      assertThat(child.traceId()).isEqualTo(order.traceId());
+      assertThat(child.flags()).isEqualTo(order.flags());
+      assertThat(child.parentId()).isNotEqualTo(order.parentId());
+    });
+    assertThat(sent).extracting(TraceContext::parentId).as("a span per request").doesNotHaveDuplicates();
+  }
+
+  @Test
+  void anUntracedOrdersRequestsCarryNoTraceparent() {
+    String orderId = orderId();
+
+    client.book(request(orderId), "a", Optional.empty(), seconds(5));
+    client.lookup(orderId, "b", Optional.empty(), seconds(5));
+
+    assertThat(partner.requests()).filteredOn(r -> r.orderId().equals(Optional.of(orderId)))
+        .extracting(PartnerRequest::method).contains("POST", "GET");
+    assertThat(partner.requests()).filteredOn(r -> r.orderId().equals(Optional.of(orderId)))
+        .allSatisfy(r -> assertThat(r.traceparent()).isEmpty());
+  }
+
+  @Test
   void lookupListsEveryBookingOldestFirst() {
     String orderId = orderId();
-    Shipment first = client.book(request(orderId), "a", seconds(5));
-    Shipment second = client.book(request(orderId), "b", seconds(5));
+    Shipment first = client.book(request(orderId), "a", Optional.empty(), seconds(5));
+    Shipment second = client.book(request(orderId), "b", Optional.empty(), seconds(5));
 
-    assertThat(client.lookup(orderId, "c", seconds(5))).containsExactly(first, second);
-    assertThat(client.lookup(orderId(), "d", seconds(5))).isEmpty();
+    assertThat(client.lookup(orderId, "c", Optional.empty(), seconds(5))).containsExactly(first, second);
+    assertThat(client.lookup(orderId(), "d", Optional.empty(), seconds(5))).isEmpty();
   }
 
   @Test
   void badRequestAndRejectedAddressArePermanent() {
     String orderId = orderId();
     partner.script().forOrder(orderId, Reaction.invalidRequest("no"));
-    assertThatThrownBy(() -> client.book(request(orderId), "a", seconds(5)))
+    assertThatThrownBy(() -> client.book(request(orderId), "a", Optional.empty(), seconds(5)))
         .isInstanceOfSatisfying(PartnerRejectedException.class, e -> {
           assertThat(e.permanent()).isTrue();
           assertThat(e.status()).isEqualTo(400);
@@ -110,16 +146,16 @@ class PartnerClientTest {
         });
     String otherOrderId = orderId();
     partner.script().forOrder(otherOrderId, Reaction.addressRejected());
-    assertThatThrownBy(() -> client.book(request(otherOrderId), "b", seconds(5)))
+    assertThatThrownBy(() -> client.book(request(otherOrderId), "b", Optional.empty(), seconds(5)))
         .isInstanceOfSatisfying(PartnerRejectedException.class, e -> assertThat(e.error()).isEqualTo("address_rejected"));
   }
 
   @Test
   void rateLimitIsTransientButAServerErrorOnABookingIsAnUnknownOutcome() {
     partner.script().nextPosts(1, Reaction.rateLimited(7)).nextPosts(1, Reaction.serverError(502));
-    assertThatThrownBy(() -> client.book(request(orderId()), "a", seconds(5)))
+    assertThatThrownBy(() -> client.book(request(orderId()), "a", Optional.empty(), seconds(5)))
         .isInstanceOf(PartnerUnavailableException.class).hasMessageContaining("429, Retry-After 7 s");
-    assertThatThrownBy(() -> client.book(request(orderId()), "b", seconds(5)))
+    assertThatThrownBy(() -> client.book(request(orderId()), "b", Optional.empty(), seconds(5)))
         .isInstanceOf(PartnerOutcomeUnknownException.class).hasMessageContaining("502");
   }
 
@@ -128,7 +164,7 @@ class PartnerClientTest {
     String orderId = orderId();
     partner.script().forOrder(orderId, Reaction.bookThenHang());
 
-    assertThatThrownBy(() -> client.book(request(orderId), "a", Deadline.in(Duration.ofMillis(500))))
+    assertThatThrownBy(() -> client.book(request(orderId), "a", Optional.empty(), Deadline.in(Duration.ofMillis(500))))
         .isInstanceOf(PartnerOutcomeUnknownException.class).hasMessageContaining("deadline passed");
     assertThat(partner.bookingsFor(orderId)).hasSize(1);
   }
@@ -151,7 +187,7 @@ class PartnerClientTest {
     String orderId = orderId();
     partner.script().forOrder(orderId, Reaction.serverError(503));
 
-    assertThatThrownBy(() -> slowToSend.book(request(orderId), "a", seconds(5)))
+    assertThatThrownBy(() -> slowToSend.book(request(orderId), "a", Optional.empty(), seconds(5)))
         .isInstanceOfSatisfying(PartnerOutcomeUnknownException.class, e -> {
           Instant received = partner.requests().stream()
               .filter(r -> r.method().equals("POST") && r.orderId().equals(Optional.of(orderId)))
@@ -165,7 +201,7 @@ class PartnerClientTest {
     String orderId = orderId();
     partner.script().forOrder(orderId, Reaction.bookThenDrop());
 
-    assertThatThrownBy(() -> client.book(request(orderId), "a", seconds(5)))
+    assertThatThrownBy(() -> client.book(request(orderId), "a", Optional.empty(), seconds(5)))
         .isInstanceOf(PartnerOutcomeUnknownException.class);
     assertThat(partner.bookingsFor(orderId)).hasSize(1);
   }
@@ -173,7 +209,7 @@ class PartnerClientTest {
   @Test
   void lookupThatHangsIsTransientNotUnknown() {
     partner.script().nextLookups(1, Reaction.hang());
-    assertThatThrownBy(() -> client.lookup(orderId(), "a", Deadline.in(Duration.ofMillis(300))))
+    assertThatThrownBy(() -> client.lookup(orderId(), "a", Optional.empty(), Deadline.in(Duration.ofMillis(300))))
         .isInstanceOf(PartnerUnavailableException.class);
   }
 
@@ -181,7 +217,7 @@ class PartnerClientTest {
   void partnerThatCannotBeReachedIsTransientNotUnknown() {
     PartnerClient nowhere = new PartnerClient(PartnerClient.httpClient(), URI.create("http://127.0.0.1:1"),
         new ApiKeySource(secretsClient, SECRET), new ObjectMapper());
-    assertThatThrownBy(() -> nowhere.book(request(orderId()), "a", seconds(2)))
+    assertThatThrownBy(() -> nowhere.book(request(orderId()), "a", Optional.empty(), seconds(2)))
         .isInstanceOf(PartnerUnavailableException.class);
   }
 
@@ -190,8 +226,8 @@ class PartnerClientTest {
     rotateTo("key-" + UUID.randomUUID());
     int reads = secrets.requestCount("GetSecretValue");
 
-    client.book(request(orderId()), "a", seconds(5));
-    client.book(request(orderId()), "b", seconds(5));
+    client.book(request(orderId()), "a", Optional.empty(), seconds(5));
+    client.book(request(orderId()), "b", Optional.empty(), seconds(5));
 
     assertThat(secrets.requestCount("GetSecretValue") - reads).isEqualTo(1);
   }
@@ -200,7 +236,7 @@ class PartnerClientTest {
   void keyRefusedAfterARefreshIsTransient() {
     partner.rotateKey("key-nobody-has");
     try {
-      assertThatThrownBy(() -> client.book(request(orderId()), "a", seconds(5)))
+      assertThatThrownBy(() -> client.book(request(orderId()), "a", Optional.empty(), seconds(5)))
           .isInstanceOf(PartnerUnavailableException.class).hasMessageContaining("401");
     } finally {
       rotateTo("key-" + UUID.randomUUID());

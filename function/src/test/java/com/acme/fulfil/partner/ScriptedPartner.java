@@ -1,10 +1,12 @@
 package com.acme.fulfil.partner;
 
+import com.acme.fulfil.observability.TraceContext;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The partner as its contract allows it to behave (docs/partner-api.md), one choice at a time: every
@@ -111,7 +113,7 @@ public final class ScriptedPartner implements PartnerApi {
   }
 
   @Override
-  public Shipment book(ShipmentRequest request, String requestId, Deadline deadline) {
+  public Shipment book(ShipmentRequest request, String requestId, Optional<TraceContext> trace, Deadline deadline) {
     script.gate("POST " + requestId.substring(0, 4));
     return answer(request, requestId, false);
   }
@@ -158,7 +160,7 @@ public final class ScriptedPartner implements PartnerApi {
   }
 
   @Override
-  public List<Shipment> lookup(String orderId, String requestId, Deadline deadline) {
+  public List<Shipment> lookup(String orderId, String requestId, Optional<TraceContext> trace, Deadline deadline) {
     script.gate("GET " + requestId.substring(0, 4));
     int answer = healthy ? 0 : script.choose("answer to GET", LOOKUP_ANSWERS);
     if (answer == 2) {

@@ -13,8 +13,14 @@ import java.util.regex.Pattern;
 
 /**
  * What the stack needs besides the timing numbers: where the partner is, which key it takes, who
- * hears the alarms, how hard the partner may be pushed, and the function's artifact. Read once from
- * CDK context; a value that cannot work fails {@code cdk synth} here instead of failing in AWS.
+ * hears the alarms, how hard the partner may be pushed, the function's artifact, and whether Lambda
+ * traces the function with X-Ray. Read once from CDK context; a value that cannot work fails
+ * {@code cdk synth} here instead of failing in AWS.
+ *
+ * @param activeTracing Lambda's active tracing (X-Ray): off unless asked for. Every traced invocation
+ *     costs money, and the function's own record of an order's trace (its log lines' {@code trace_id},
+ *     the partner's {@code traceparent}) needs none of it; no X-Ray SDK or agent is in the artifact
+ *     either way, so X-Ray sees the invocation and its initialisation only.
  */
 public record DeploymentSettings(
     String partnerBaseUrl,
@@ -22,7 +28,8 @@ public record DeploymentSettings(
     Optional<String> alarmEmail,
     int maxConcurrency,
     int functionMemoryMb,
-    Path functionArtifact) {
+    Path functionArtifact,
+    boolean activeTracing) {
 
   /**
    * Ten concurrent invocations, each with at most one partner call in flight per record: the partner
@@ -83,7 +90,8 @@ public record DeploymentSettings(
         s.text("alarmEmail"),
         s.integer("maxConcurrency").orElse(DEFAULT_MAX_CONCURRENCY),
         s.integer("functionMemoryMb").orElse(DEFAULT_FUNCTION_MEMORY_MB),
-        Path.of(s.text("functionArtifact").orElse(DEFAULT_FUNCTION_ARTIFACT)).toAbsolutePath().normalize());
+        Path.of(s.text("functionArtifact").orElse(DEFAULT_FUNCTION_ARTIFACT)).toAbsolutePath().normalize(),
+        s.flag("activeTracing").orElse(false));
   }
 
   private static boolean isHttpsUrl(String value) {

@@ -2,6 +2,8 @@ package com.acme.fulfil.infra;
 
 import com.acme.fulfil.timing.FunctionEnvironment;
 import com.acme.fulfil.timing.TimingBudget;
+import io.github.cdklabs.cdknag.NagPackSuppression;
+import io.github.cdklabs.cdknag.NagSuppressions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +22,7 @@ import software.amazon.awscdk.services.lambda.MetricType;
 import software.amazon.awscdk.services.lambda.MetricsConfig;
 import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.lambda.SnapStartConf;
+import software.amazon.awscdk.services.lambda.Tracing;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSourceProps;
 import software.amazon.awscdk.services.logs.LogGroup;
@@ -104,7 +107,16 @@ public final class FulfilOrderFunction extends Construct {
         .role(role)
         .logGroup(logs)
         .environment(environment)
+        .tracing(deployment.activeTracing() ? Tracing.ACTIVE : Tracing.DISABLED)
         .build();
+    if (deployment.activeTracing()) {
+      NagSuppressions.addResourceSuppressions(role, List.of(NagPackSuppression.builder()
+          .id("AwsSolutions-IAM5")
+          .appliesTo(List.of("Resource::*"))
+          .reason("Active tracing, asked for with -c activeTracing=true: xray:PutTraceSegments and"
+              + " xray:PutTelemetryRecords take no resource-level permissions, so CDK grants them on *.")
+          .build()), true);
+    }
     // SnapStart only snapshots published versions, so the mapping invokes the alias, never $LATEST.
     Annotations.of(function).acknowledgeWarning("@aws-cdk/aws-lambda:snapStartRequirePublish",
         "the live alias below publishes a version on every change");

@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.timing.DeadLetterAttributes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -44,6 +45,18 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
         failureClass.orElse(RECEIVES_EXHAUSTED),
         attribute(message, DeadLetterAttributes.FAILURE_REASON),
         sentAt, sentAt.plus(dlqRetention));
+  }
+
+  /**
+   * The trace id of the producer's trace the message came in, read as the function reads it: its
+   * {@code traceparent}, or its X-Ray header when it has none. Both survive the way into the DLQ.
+   */
+  Optional<String> traceId() {
+    Optional<TraceContext> trace = message.messageAttributes().containsKey(TraceContext.TRACEPARENT)
+        ? attribute(message, TraceContext.TRACEPARENT).flatMap(TraceContext::fromTraceparent)
+        : Optional.ofNullable(message.attributesAsStrings().get(TraceContext.AWS_TRACE_HEADER))
+            .flatMap(TraceContext::fromAwsTraceHeader);
+    return trace.map(TraceContext::traceId);
   }
 
   DeadLetter withReason(Optional<String> found) {

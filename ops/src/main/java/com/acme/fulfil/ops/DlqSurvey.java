@@ -67,6 +67,7 @@ final class DlqSurvey {
       lines.add("    order    " + letter.orderId().orElse("(no readable order id)")
           + (entry.orderBooked() ? ", booked already" : ", not booked"));
       lines.add("    class    " + letter.failureClass());
+      letter.traceId().ifPresent(trace -> lines.add("    trace    " + trace));
       lines.add("    reason   " + letter.reason().orElse(stack.local()
           ? "(in the function's log lines for message " + letter.sourceMessageId() + ")"
           : "(no WARN or ERROR line found for message " + letter.sourceMessageId() + ")"));
@@ -83,6 +84,7 @@ final class DlqSurvey {
           .put("why", entry.why());
       item.put("order_id", letter.orderId().orElse(null));
       item.put("reason", letter.reason().orElse(null));
+      item.put("trace_id", letter.traceId().orElse(null));
     }
     return new Report(lines, out, 0);
   }

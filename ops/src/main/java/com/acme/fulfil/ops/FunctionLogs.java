@@ -47,12 +47,22 @@ final class FunctionLogs {
         .findFirst();
   }
 
+  /** The trace ids the lines carry, in the order they first appear: an order sent twice may have come in two traces. */
+  static List<String> traceIds(List<String> lines) {
+    return lines.stream().map(line -> field(line, "trace_id")).flatMap(Optional::stream).distinct().toList();
+  }
+
   /** The function logs one JSON object per line (observability.JsonLogFormatter). */
   private static String messageOf(String line) {
+    return field(line, "message").orElse(line);
+  }
+
+  private static Optional<String> field(String line, String name) {
     try {
-      return JSON.readTree(line).path("message").asText(line);
+      com.fasterxml.jackson.databind.JsonNode value = JSON.readTree(line).get(name);
+      return value != null && value.isTextual() ? Optional.of(value.asText()) : Optional.empty();
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      return line;
+      return Optional.empty();
     }
   }
 }

@@ -60,7 +60,11 @@ final class OrderStory {
       default -> partner.shipments().size() + " bookings: " + String.join("; ",
           partner.shipments().stream().map(OrderStory::shipment).toList());
     }));
+    List<String> traces = FunctionLogs.traceIds(logLines);
+    out.putArray("trace_ids").addAll(traces.stream().map(json.getNodeFactory()::textNode).toList());
     if (logs.available()) {
+      lines.add("  trace    " + (traces.isEmpty() ? "none on its log lines (no valid traceparent on its message)"
+          : String.join(", ", traces) + " (the producer's trace, from its log lines)"));
       lines.add("  logs     " + logLines.size() + " line(s) in the last " + LOG_WINDOW.toDays() + " days"
           + (logLines.isEmpty() ? "" : ":"));
       logLines.forEach(line -> lines.add("    " + line));
@@ -125,7 +129,7 @@ final class OrderStory {
     PartnerClient partner = new PartnerClient(PartnerClient.httpClient(), stack.partnerBaseUrl(),
         new ApiKeySource(stack.aws().secrets(), stack.secretId()), json);
     try {
-      return new PartnerAnswer(partner.lookup(orderId, "fulfil-ops-" + UUID.randomUUID(), Deadline.in(LOOKUP_BUDGET)),
+      return new PartnerAnswer(partner.lookup(orderId, "fulfil-ops-" + UUID.randomUUID(), Optional.empty(), Deadline.in(LOOKUP_BUDGET)),
           Optional.empty());
     } catch (PartnerException | com.acme.fulfil.secrets.SecretUnavailableException e) {
       return new PartnerAnswer(List.of(), Optional.of(e.getMessage()));

@@ -73,7 +73,7 @@ final class PartnerHandler implements HttpHandler {
       throws IOException, InterruptedException {
     JsonNode body = readJson(exchange);
     Optional<String> orderId = Optional.of(body.path("order_id")).filter(JsonNode::isTextual).map(JsonNode::asText);
-    ledger.received(new PartnerRequest("POST", orderId, requestId, conditions.now()));
+    ledger.received(new PartnerRequest("POST", orderId, requestId, header(exchange, "traceparent"), conditions.now()));
     ledger.postStarted();
     try {
       PartnerConditions.Condition condition = conditions.current();
@@ -113,7 +113,7 @@ final class PartnerHandler implements HttpHandler {
   private void lookup(HttpExchange exchange, Optional<String> requestId, CountDownLatch release)
       throws IOException, InterruptedException {
     Optional<String> orderId = queryParameter(exchange.getRequestURI().getRawQuery(), "order_id");
-    ledger.received(new PartnerRequest("GET", orderId, requestId, conditions.now()));
+    ledger.received(new PartnerRequest("GET", orderId, requestId, header(exchange, "traceparent"), conditions.now()));
     if (refusedAtTheDoor(exchange, conditions.current())) {
       return;
     }

@@ -1,6 +1,7 @@
 package com.acme.fulfil.timing;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -32,6 +33,15 @@ public final class Settings {
 
   public Optional<Duration> days(String name) {
     return integer(name).map(Duration::ofDays);
+  }
+
+  /** A switch: {@code true} or {@code false} (cdk.json's JSON booleans arrive as these words). */
+  public Optional<Boolean> flag(String name) {
+    return text(name).map(v -> switch (v.toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException(name + " must be true or false, got '" + v + "'.");
+    });
   }
 
   /** The setting with surrounding blanks removed; a blank setting counts as not set. */
