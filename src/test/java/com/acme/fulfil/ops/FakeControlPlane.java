@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 
 /**
  * The parts of AWS that only a deployed stack has, answering as AWS documents them: CloudFormation's
- * DescribeStacks and CloudWatch's DescribeAlarms and SNS's ListSubscriptionsByTopic (query protocol,
+ * DescribeStacks, CloudWatch's DescribeAlarms and GetMetricData, and SNS's ListSubscriptionsByTopic (query protocol,
  * XML), Lambda's GetFunctionConfiguration, GetEventSourceMapping and ListEventSourceMappings (REST, JSON), CloudWatch Logs'
  * FilterLogEvents (JSON 1.1) over the function's log lines. What it answers is
  * a deployment as the CDK stack makes it, which a test then changes the way someone in the console
@@ -46,6 +46,12 @@ final class FakeControlPlane implements AutoCloseable {
   final List<String> mappingMetrics = new CopyOnWriteArrayList<>(List.of("EventCount"));
   final List<String> alarms = new CopyOnWriteArrayList<>(com.acme.fulfil.timing.AlarmNames.ALL);
   final List<String> subscriptions = new CopyOnWriteArrayList<>(List.of(TOPIC + ":0f6c7d1e-oncall"));
+  /**
+   * CloudWatch's five-minute datapoints, newest first, by "namespace metric statistic dimension=value"
+   * (as GetMetricData names a metric); a metric with none answers an empty series, as CloudWatch does.
+   */
+  final Map<String, List<Double>> metrics = new java.util.concurrent.ConcurrentHashMap<>();
+  volatile int mappingMaximumConcurrency = 10;
   /** The function's log group, one line per event, as the function writes them. */
   final List<String> logLines = new CopyOnWriteArrayList<>();
 
@@ -93,6 +99,7 @@ final class FakeControlPlane implements AutoCloseable {
         switch (action) {
           case "DescribeStacks" -> describeStacks(exchange, form.get("StackName"));
           case "DescribeAlarms" -> send(exchange, 200, "text/xml", describeAlarms());
+          case "GetMetricData" -> send(exchange, 200, "text/xml", getMetricData(form));
           case "ListSubscriptionsByTopic" -> send(exchange, 200, "text/xml", listSubscriptions());
           default -> send(exchange, 400, "text/xml", error("InvalidAction", "not served by this fake: " + action));
         }
@@ -143,6 +150,7 @@ final class FakeControlPlane implements AutoCloseable {
     ObjectNode mapping = json.createObjectNode().put("UUID", "a1b2c3d4-5678-90ab-cdef-11111EXAMPLE")
         .put("BatchSize", budget.batchSize()).put("MaximumBatchingWindowInSeconds", budget.batchingWindow().toSeconds())
         .put("EventSourceArn", queueArn).put("FunctionArn", ALIAS).put("State", mappingState);
+    mapping.putObject("ScalingConfig").put("MaximumConcurrency", mappingMaximumConcurrency);
     mapping.putArray("FunctionResponseTypes").add("ReportBatchItemFailures");
     if (!mappingMetrics.isEmpty()) {
       mappingMetrics.forEach(mapping.putObject("MetricsConfig").putArray("Metrics")::add);
@@ -172,6 +180,34 @@ final class FakeControlPlane implements AutoCloseable {
         + "<AlarmActions><member>" + TOPIC + "</member></AlarmActions><StateValue>OK</StateValue></member>")
         .collect(Collectors.joining());
     return queryAnswer("DescribeAlarms", "http://monitoring.amazonaws.com/doc/2010-08-01/", "<MetricAlarms>" + members + "</MetricAlarms>");
+  }
+
+  /**
+   * GetMetricData's query-protocol form ({@code MetricDataQueries.member.N.MetricStat.Metric.Namespace}
+   * and so on) answered with each query's datapoints, one every period back from the end time.
+   */
+  private String getMetricData(Map<String, String> form) {
+    StringBuilder results = new StringBuilder();
+    java.time.Instant end = java.time.Instant.parse(form.get("EndTime"));
+    for (int n = 1; form.containsKey("MetricDataQueries.member." + n + ".Id"); n++) {
+      String query = "MetricDataQueries.member." + n + ".";
+      String metric = query + "MetricStat.Metric.";
+      String key = form.get(metric + "Namespace") + " " + form.get(metric + "MetricName") + " " + form.get(query + "MetricStat.Stat")
+          + " " + form.get(metric + "Dimensions.member.1.Name") + "=" + form.get(metric + "Dimensions.member.1.Value");
+      long period = Long.parseLong(form.get(query + "MetricStat.Period"));
+      List<Double> values = metrics.getOrDefault(key, List.of());
+      StringBuilder timestamps = new StringBuilder();
+      StringBuilder members = new StringBuilder();
+      for (int i = 0; i < values.size(); i++) {
+        timestamps.append("<member>").append(end.minusSeconds(period * (i + 1))).append("</member>");
+        members.append("<member>").append(values.get(i)).append("</member>");
+      }
+      results.append("<member><Id>").append(form.get(query + "Id")).append("</Id><Label>").append(form.get(metric + "MetricName"))
+          .append("</Label><Timestamps>").append(timestamps).append("</Timestamps><Values>").append(members)
+          .append("</Values><StatusCode>Complete</StatusCode></member>");
+    }
+    return queryAnswer("GetMetricData", "http://monitoring.amazonaws.com/doc/2010-08-01/",
+        "<MetricDataResults>" + results + "</MetricDataResults><Messages/>");
   }
 
   private String listSubscriptions() {

@@ -69,6 +69,8 @@ class FulfilOpsOnAwsTest {
     aws.alarms.addAll(AlarmNames.ALL);
     aws.subscriptions.clear();
     aws.subscriptions.add(FakeControlPlane.TOPIC + ":0f6c7d1e-oncall");
+    aws.metrics.clear();
+    aws.mappingMaximumConcurrency = 10;
   }
 
   @Test
@@ -166,6 +168,62 @@ class FulfilOpsOnAwsTest {
     } finally {
       sqs.purgeQueue(r -> r.queueUrl(dlqUrl));
     }
+  }
+
+  @Test
+  void capacitySetsTheLastHoursArrivalsAgainstWhatTheDeployedMappingBooksAtTheMeasuredDurations() throws Exception {
+    // Twelve five-minute periods: 30 orders each (360 an hour), invocations of 48 s on average, the longest 150 s.
+    lastHour(30, 48_000, 150_000);
+
+    OpsRun capacity = new OpsRun(env, "capacity");
+    assertThat(capacity.exitCode()).as(capacity.out() + capacity.err()).isZero();
+    assertThat(capacity.out().lines()).hasSize(1);
+    assertThat(capacity.out()).startsWith("In the last hour 360 orders arrived (48% of capacity) and invocations took 48 s"
+            + " on average (longest 150 s), at which 10 at once x 1 book 750 an hour;"
+            + " at the partner's worst case (285 s an order) the stack books 126 an hour;"
+            + " 0 orders waiting now (the backlog alarm fires above 188): no backlog.");
+    assertThat(aws.served).contains("GetMetricData", "Lambda ListEventSourceMappings");
+  }
+
+  @Test
+  void capacitySaysWhenOrdersArriveFasterThanTheDeployedMappingBooksThemOnASlowPartnerDay() throws Exception {
+    // 100 orders each five minutes (1,200 an hour) on a partner day of 120 s invocations: 300 an hour at 10 at once.
+    lastHour(100, 120_000, 280_000);
+    aws.mappingMaximumConcurrency = 10;
+
+    OpsRun capacity = new OpsRun(env, "capacity", "--json");
+    assertThat(capacity.exitCode()).as(capacity.out() + capacity.err()).isEqualTo(1);
+    var report = JSON.readTree(capacity.out());
+    assertThat(report.path("arrivals_last_hour").asLong()).isEqualTo(1200);
+    assertThat(report.path("mean_duration_seconds").asDouble()).isEqualTo(120.0);
+    assertThat(report.path("capacity_orders_per_hour_at_measured_duration").asLong()).isEqualTo(300);
+    assertThat(report.path("capacity_orders_per_hour_worst_case").asLong()).isEqualTo(126);
+    assertThat(report.path("arrivals_outpace_capacity").asBoolean()).isTrue();
+    assertThat(new OpsRun(env, "capacity").out()).contains("(400% of capacity)")
+        .contains("orders arrive faster than they are booked: runbook section 16");
+  }
+
+  @Test
+  void capacityReadsTheMappingsConcurrencyAsDeployedNotTheDefault() throws Exception {
+    lastHour(30, 48_000, 60_000);
+    aws.mappingMaximumConcurrency = 20;
+
+    var report = JSON.readTree(new OpsRun(env, "capacity", "--json").out());
+    assertThat(report.path("max_concurrency").asInt()).isEqualTo(20);
+    assertThat(report.path("capacity_orders_per_hour_at_measured_duration").asLong()).isEqualTo(1500);
+    assertThat(report.path("capacity_orders_per_hour_worst_case").asLong()).isEqualTo(252);
+  }
+
+  /** CloudWatch's last hour as the stack's queue and function report it, in twelve five-minute datapoints. */
+  private static void lastHour(int ordersEachPeriod, double meanDurationMs, double longestMs) {
+    String queue = "QueueName=" + queues.source().url().substring(queues.source().url().lastIndexOf('/') + 1);
+    aws.metrics.put("AWS/SQS NumberOfMessagesSent Sum " + queue, java.util.Collections.nCopies(12, (double) ordersEachPeriod));
+    aws.metrics.put("AWS/Lambda Invocations Sum FunctionName=fulfil-order", java.util.Collections.nCopies(12, (double) ordersEachPeriod));
+    aws.metrics.put("AWS/Lambda Duration Sum FunctionName=fulfil-order",
+        java.util.Collections.nCopies(12, ordersEachPeriod * meanDurationMs));
+    List<Double> longest = new java.util.ArrayList<>(java.util.Collections.nCopies(12, meanDurationMs));
+    longest.set(5, longestMs);
+    aws.metrics.put("AWS/Lambda Duration Maximum FunctionName=fulfil-order", longest);
   }
 
   @Test

@@ -42,7 +42,7 @@ class IncidentReplayTest {
     try (EmbeddedAws aws = EmbeddedAws.start(); SqsClient sqs = aws.connection().sqsClient()) {
       OrdersStack stack = new OrdersStack(sqs, aws.connection().dynamoDbClient(), aws.connection().secretsManagerClient());
       reports = new Scenario(aws.connection(), stack, sqs, SCALE, settings).run(List.of(
-          Deployment.incident(SCALE, 10),
+          Deployment.incident(SCALE),
           Deployment.fulfilOrder(TimingBudget.defaults(), SCALE, 10, PackagedArtifact.path())), line -> { });
     }
 
@@ -72,6 +72,12 @@ class IncidentReplayTest {
     for (JsonNode configuration : written) {
       assertThat(configuration.has("orders") && configuration.has("booked_once") && configuration.has("queued")
           && configuration.has("lost")).isTrue();
+      // 30 orders over 3 s local, 90 s real: 1,200 an hour.
+      assertThat(configuration.get("offered_orders_per_hour").asLong()).isEqualTo(1200);
     }
+    // The seeds' mapping had no maximum concurrency; this project's books 10 x 3600 / 48 s an hour.
+    assertThat(written.get(0).get("max_concurrency").asInt()).isEqualTo(Deployment.NO_MAXIMUM_CONCURRENCY);
+    assertThat(written.get(1).get("capacity_orders_per_hour").asLong()).isEqualTo(750);
+    assertThat(written.get(1).get("backlog_alarm_threshold").asLong()).isEqualTo(188);
   }
 }

@@ -15,7 +15,8 @@ import java.util.Optional;
 /**
  * {@code benchmarks/run <what> [options]}: prints the numbers docs/performance.md reports, as Markdown
  * tables. What: {@code artifact}, {@code runtime} (cold start and warm under the runtime interface client against the
- * minimal baseline), {@code cold-start} (JVM option variants in a driver JVM), {@code warm}, {@code cost}, or {@code all}.
+ * minimal baseline), {@code cold-start} (JVM option variants in a driver JVM), {@code warm}, {@code cost}, or {@code all};
+ * {@code capacity} (docs/capacity.md's model, not part of all).
  *
  * <pre>
  * --artifact PATH   the zip to measure (default function/target/fulfil-order.zip)
@@ -28,6 +29,7 @@ import java.util.Optional;
  * --profile         warm: each child also writes a JDK Flight Recorder profile next to its output
  * --orders N        orders per configuration of the cost benchmark (default 200)
  * --scale N         the cost benchmark runs N times faster than real time (default 10)
+ * --seed N          capacity: the model's seed (default 42)
  * </pre>
  */
 public final class BenchmarkCli {
@@ -47,7 +49,7 @@ public final class BenchmarkCli {
 
   private static void run(String[] args) throws Exception {
     if (args.length == 0 || args[0].startsWith("-")) {
-      System.err.println("usage: benchmarks/run artifact|runtime|cold-start|warm|cost|all [--artifact PATH] [--runs N]"
+      System.err.println("usage: benchmarks/run artifact|runtime|cold-start|warm|cost|capacity|all [--artifact PATH] [--runs N]"
           + " [--memory MB] [--quick] [--records N] [--warm-up N] [--profile] [--orders N] [--scale N]");
       System.exit(2);
     }
@@ -72,6 +74,9 @@ public final class BenchmarkCli {
         RuntimeBenchmark.print(new RuntimeBenchmark(stack, artifact, Files.createTempDirectory("fulfil-order-runtime-"))
             .run(rounds, warm, System.err), out);
       }
+    }
+    if (what.equals("capacity")) {
+      new CapacitySimulation(Long.parseLong(option(args, "--seed").orElse("42"))).print(out);
     }
     if (what.equals("cost") || what.equals("all")) {
       TimeScale scale = new TimeScale(Integer.parseInt(option(args, "--scale").orElse("10")));

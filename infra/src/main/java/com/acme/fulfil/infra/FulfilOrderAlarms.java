@@ -1,6 +1,7 @@
 package com.acme.fulfil.infra;
 
 import com.acme.fulfil.timing.AlarmNames;
+import com.acme.fulfil.timing.Capacity;
 import com.acme.fulfil.timing.TimingBudget;
 import io.github.cdklabs.cdknag.NagPackSuppression;
 import io.github.cdklabs.cdknag.NagSuppressions;
@@ -40,7 +41,7 @@ public final class FulfilOrderAlarms extends Construct {
   private final Topic topic;
   private final SnsAction toOnCall;
 
-  public FulfilOrderAlarms(Construct scope, String id, TimingBudget budget, OrderQueues queues,
+  public FulfilOrderAlarms(Construct scope, String id, TimingBudget budget, Capacity capacity, OrderQueues queues,
       IFunction function, String mappingId, Optional<String> alarmEmail) {
     super(scope, id);
     topic = Topic.Builder.create(this, "Topic")
@@ -76,6 +77,16 @@ public final class FulfilOrderAlarms extends Construct {
         queues.source().metricApproximateNumberOfMessagesNotVisible(maximum()), IN_FLIGHT_WARNING,
         String.format(Locale.ROOT, "More than %,d messages of ", IN_FLIGHT_WARNING) + OrderQueues.SOURCE_QUEUE_NAME + " are in flight;"
             + " at about 120,000 SQS stops handing out messages. Look for a consumer that receives without deleting.");
+    // Visible messages are the ones no invocation has taken yet; the minimum over the period ignores a
+    // burst the stack clears within it. An outage keeps them low (each failed try hides its message for
+    // the visibility timeout), so this alarm means "too slow", not "failing" (runbook section 16).
+    long backlog = capacity.backlogAlarmThreshold();
+    raise(AlarmNames.BACKLOG,
+        queues.source().metricApproximateNumberOfMessagesVisible(minimum()), backlog,
+        String.format(Locale.ROOT, "More than %,d orders have waited in %s for five minutes: more than the stack books in"
+            + " %d minutes on a normal partner day (it %s). Orders arrive faster than they are booked;"
+            + " see the runbook's backlog section.", backlog, OrderQueues.SOURCE_QUEUE_NAME, Capacity.BACKLOG_WINDOW.toMinutes(),
+            capacity.sentence()));
     raise(AlarmNames.FUNCTION_ERRORS, function.metricErrors(sum()), 0,
         "fulfil-order invocations failed as a whole (a crash or a timeout), not just single orders."
             + " Every record of those batches will be retried.");
@@ -116,6 +127,10 @@ public final class FulfilOrderAlarms extends Construct {
 
   private static MetricOptions maximum() {
     return MetricOptions.builder().statistic(Stats.MAXIMUM).period(PERIOD).build();
+  }
+
+  private static MetricOptions minimum() {
+    return MetricOptions.builder().statistic(Stats.MINIMUM).period(PERIOD).build();
   }
 
   private static MetricOptions sum() {

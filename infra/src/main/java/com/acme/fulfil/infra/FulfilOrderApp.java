@@ -1,5 +1,7 @@
 package com.acme.fulfil.infra;
 
+import com.acme.fulfil.timing.Capacity;
+import com.acme.fulfil.timing.Settings;
 import com.acme.fulfil.timing.TimingBudget;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -16,6 +18,8 @@ import software.amazon.awscdk.App;
  */
 public final class FulfilOrderApp {
   private static final String STACK_NAME = "fulfil-order";
+  /** Optional: the busiest hour's orders, which synth refuses if the stack cannot book them at the partner's worst. */
+  static final String PEAK_ORDERS_PER_HOUR = "peakOrdersPerHour";
 
   private FulfilOrderApp() {}
 
@@ -33,11 +37,22 @@ public final class FulfilOrderApp {
     List<String> refusals = new ArrayList<>();
     TimingBudget budget = readOrRefuse(() -> TimingBudget.fromSettings(context), refusals);
     DeploymentSettings deployment = readOrRefuse(() -> DeploymentSettings.fromContext(context), refusals);
+    Optional<Integer> peakOrdersPerHour = readOrRefuse(() -> new Settings(context).integer(PEAK_ORDERS_PER_HOUR), refusals);
+    Capacity capacity = budget == null || deployment == null ? null : budget.capacity(deployment.maxConcurrency());
+    if (capacity != null && peakOrdersPerHour != null) {
+      readOrRefuse(() -> {
+        peakOrdersPerHour.ifPresent(capacity::requireAtLeast);
+        return capacity;
+      }, refusals);
+    }
     if (!refusals.isEmpty()) {
       err.println("fulfil-order: cdk synth stopped, nothing was synthesized.");
       refusals.forEach(err::println);
       return Optional.empty();
     }
+    err.println("fulfil-order: capacity: the stack " + capacity.sentence() + "; the backlog alarm fires above "
+        + capacity.backlogAlarmThreshold() + " waiting orders" + peakOrdersPerHour.map(peak -> "; peakOrdersPerHour "
+        + peak + " fits at the worst case").orElse(" (no peakOrdersPerHour set to check it against)") + ".");
     return Optional.of(new FulfilOrderStack(app, STACK_NAME, budget, deployment));
   }
 

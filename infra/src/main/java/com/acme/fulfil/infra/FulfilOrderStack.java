@@ -41,7 +41,8 @@ public final class FulfilOrderStack extends Stack {
     FulfilOrderFunction fulfilOrder = new FulfilOrderFunction(
         this, "FulfilOrder", budget, deployment, queues.source(), queues.deadLetters(), idempotency, partnerApiKey);
     FulfilOrderAlarms alarms = new FulfilOrderAlarms(
-        this, "Alarms", budget, queues, fulfilOrder.function(), fulfilOrder.mappingId(), deployment.alarmEmail());
+        this, "Alarms", budget, budget.capacity(deployment.maxConcurrency()), queues, fulfilOrder.function(),
+        fulfilOrder.mappingId(), deployment.alarmEmail());
 
     output("QueueUrl", queues.source().getQueueUrl(), "Where the checkout service sends orders");
     output("DlqUrl", queues.deadLetters().getQueueUrl(), "Orders that failed every retry");

@@ -33,6 +33,19 @@ class AlarmsTest {
   }
 
   @Test
+  void moreOrdersWaitingThanTheStackBooksInFifteenMinutesNotifiesOnCall() {
+    // 10 invocations x 3600 s / 48 s an order = 750 an hour, 188 in 15 minutes; all five minutes above it.
+    assertAlarm("orders-to-fulfil-backlog", "AWS/SQS", "ApproximateNumberOfMessagesVisible",
+        queueName("orders-to-fulfil"), "Minimum", 188);
+  }
+
+  @Test
+  void theBacklogThresholdFollowsTheMappingsConcurrency() {
+    Template doubled = Template.fromStack(Synth.stack(Map.of("maxConcurrency", "20")));
+    doubled.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("AlarmName", "orders-to-fulfil-backlog", "Threshold", 375));
+  }
+
+  @Test
   void functionErrorsNotifyOnCall() {
     assertAlarm("fulfil-order-errors", "AWS/Lambda", "Errors", functionName(), "Sum", 0);
   }

@@ -60,6 +60,14 @@ final class Synth {
     return stack.orElseThrow(() -> new AssertionError("the app refused the context:\n" + err.toString(UTF_8)));
   }
 
+  /** What the app prints when it defines the stack for these context values; fails the test if it refuses them. */
+  static String printedBySynth(Map<String, ?> context) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Optional<FulfilOrderStack> stack = FulfilOrderApp.define(app(context), new PrintStream(err, true, UTF_8));
+    assertThat(stack).as("the app refused the context:\n%s", err.toString(UTF_8)).isPresent();
+    return err.toString(UTF_8);
+  }
+
   /** What the app prints when it refuses these context values; fails the test if it defines a stack. */
   static String refusal(Map<String, ?> context) {
     App app = app(context);

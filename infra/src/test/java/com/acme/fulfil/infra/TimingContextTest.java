@@ -77,6 +77,33 @@ class TimingContextTest {
   }
 
   @Test
+  void synthPrintsTheCapacityOfTheNumbersItDeploys() {
+    assertThat(Synth.printedBySynth(Map.of("maxConcurrency", "20")))
+        .contains("fulfil-order: capacity: the stack books about 1,500 orders an hour on a normal partner day (48 s an order)"
+            + " and 252 at the worst case the budget absorbs (285 s an order)")
+        .contains("the backlog alarm fires above 375 waiting orders")
+        .contains("no peakOrdersPerHour set");
+  }
+
+  @Test
+  void aPeakTheStackCannotBookAtThePartnersWorstStopsSynthNamingWhatToRaise() {
+    String printed = Synth.refusal(Map.of("peakOrdersPerHour", "300"));
+
+    assertThat(printed)
+        .startsWith("fulfil-order: cdk synth stopped, nothing was synthesized.")
+        .contains("peakOrdersPerHour is 300 but at the partner's worst case (285 s an order")
+        .contains("maxConcurrency 10 x batchSize 1 books 126 orders an hour")
+        .contains("raise maxConcurrency to at least 24")
+        .doesNotContain("\tat ", "Exception");
+  }
+
+  @Test
+  void aPeakTheRaisedConcurrencyBooksIsDeployed() {
+    assertThat(Synth.printedBySynth(Map.of("peakOrdersPerHour", "300", "maxConcurrency", "24")))
+        .contains("peakOrdersPerHour 300 fits at the worst case");
+  }
+
+  @Test
   void settingThatIsNotANumberIsNamed() {
     assertThat(Synth.refusal(Map.of("functionTimeoutSeconds", "five minutes")))
         .contains("functionTimeoutSeconds must be a whole number, got 'five minutes'.");

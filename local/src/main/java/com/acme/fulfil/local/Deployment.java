@@ -2,6 +2,8 @@ package com.acme.fulfil.local;
 
 import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.local.esm.EsmSettings;
+import com.acme.fulfil.timing.Capacity;
+import com.acme.fulfil.timing.FunctionEnvironment;
 import com.acme.fulfil.timing.TimingBudget;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,10 +67,23 @@ public record Deployment(
   }
 
   /**
+   * The seeds' mapping had no maximum concurrency: Lambda scales an SQS mapping up to the account's
+   * concurrency, 1,000 by default, so a redelivered message finds a free invocation at once. The
+   * incident's function runs in process here, so it can afford as many.
+   */
+  public static final int NO_MAXIMUM_CONCURRENCY = 1000;
+
+  /**
    * The incident's configuration, as the seeds describe it, which no {@code TimingBudget} accepts: a
    * queue left on SQS's defaults (30 s visibility, 4 days' retention, no redrive policy, so no DLQ),
-   * a 300 s function, batch size 1 and no batching window, running the incident's function.
+   * a 300 s function, batch size 1 and no batching window, no maximum concurrency, running the
+   * incident's function.
    */
+  public static Deployment incident(TimeScale scale) {
+    return incident(scale, NO_MAXIMUM_CONCURRENCY);
+  }
+
+  /** The incident's configuration with its mapping capped at {@code maxConcurrency}, which the seeds' was not. */
   public static Deployment incident(TimeScale scale, int maxConcurrency) {
     Duration visibility = scale.toLocal(Duration.ofSeconds(30));
     Duration retention = scale.toLocal(Duration.ofDays(4));
@@ -82,5 +97,17 @@ public record Deployment(
 
   public boolean hasDeadLetterQueue() {
     return queue.redrive().isPresent();
+  }
+
+  /**
+   * Real-world orders an hour this deployment books on a normal partner day, by the same rule as the
+   * stack's ({@link Capacity}): its mapping's concurrency and batch, the function's record concurrency
+   * (the incident's books one record at a time), the partner's typical time for an order.
+   */
+  public Capacity capacity() {
+    int recordConcurrency = Integer.parseInt(timingEnvironment.getOrDefault(FunctionEnvironment.RECORD_CONCURRENCY, "1"));
+    // Only the typical figure is reported for a local run; the contract's maximum bounds either function's call.
+    return new Capacity(mapping.maxConcurrency(), mapping.batchSize(), recordConcurrency, TimingBudget.PARTNER_TYPICAL_ORDER,
+        TimingBudget.PARTNER_CONTRACT_MAXIMUM);
   }
 }

@@ -4,6 +4,7 @@ import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.EmbeddedAws;
 import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.scenario.DeploymentReport;
+import com.acme.fulfil.local.scenario.Durations;
 import com.acme.fulfil.local.scenario.ReportJson;
 import com.acme.fulfil.local.scenario.ReportText;
 import com.acme.fulfil.local.scenario.Scenario;
@@ -27,14 +28,15 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  */
 public final class LocalRun {
   /**
-   * The run's length, in local time. Sending takes 10 s (5 minutes); the incident gets 30 s (15
-   * minutes) to show itself; a partner mode with transient failures needs time for retries, which wait
-   * out the fixed configuration's 60 s visibility timeout.
+   * The run's length, in local time, after the sending: 20 s (10 minutes) for the last orders to be
+   * booked; a partner mode with transient failures needs time for retries, which wait out the fixed
+   * configuration's 60 s visibility timeout. The incident gets at least 30 s (15 minutes) to show itself.
    */
-  private static final Duration SEND_SPREAD = Duration.ofSeconds(10);
   private static final Duration MINIMUM_RUN = Duration.ofSeconds(30);
-  private static final Duration HEALTHY_DEADLINE = Duration.ofSeconds(30);
-  private static final Duration RETRYING_DEADLINE = Duration.ofSeconds(150);
+  private static final Duration HEALTHY_DRAIN = Duration.ofSeconds(20);
+  private static final Duration RETRYING_DRAIN = Duration.ofSeconds(140);
+  /** By default the checkout service sends at this share of what the fixed configuration books: no backlog. */
+  private static final double DEFAULT_LOAD = 0.75;
 
   private LocalRun() {}
 
@@ -79,14 +81,17 @@ public final class LocalRun {
       OrdersStack stack, SqsClient sqs, PrintStream out, LocalLogging.Files logs, long started) throws InterruptedException, IOException {
     List<Deployment> deployments = new ArrayList<>();
     if (options.configurations().contains("incident")) {
-      deployments.add(Deployment.incident(scale, options.concurrency()));
+      deployments.add(Deployment.incident(scale));
     }
     if (options.configurations().contains("fixed")) {
       deployments.add(Deployment.fulfilOrder(budget, scale, options.concurrency(), options.artifact()));
     }
+    long ordersPerHour = options.ordersPerHour().map(Integer::longValue).orElseGet(() ->
+        (long) (budget.capacity(options.concurrency()).typicalOrdersPerHour() * DEFAULT_LOAD) / 10 * 10);
+    Duration sendSpread = ScenarioSettings.spreadFor(options.orders(), ordersPerHour, scale);
     ScenarioSettings settings = new ScenarioSettings(options.orders(), options.poisonShare(), options.rejectedShare(),
-        options.partnerDay(), options.seed(), SEND_SPREAD,
-        options.deadline().orElse(options.partnerDay().causesRetries() ? RETRYING_DEADLINE : HEALTHY_DEADLINE),
+        options.partnerDay(), options.seed(), sendSpread,
+        options.deadline().orElse(sendSpread.plus(options.partnerDay().causesRetries() ? RETRYING_DRAIN : HEALTHY_DRAIN)),
         MINIMUM_RUN);
     out.println(header(settings, scale, deployments, logs));
     Progress progress = new Progress(out);
@@ -110,14 +115,16 @@ public final class LocalRun {
     List<String> lines = new ArrayList<>();
     lines.add("Time scale " + scale + ": every duration divided by " + scale.divisor()
         + " (30 s visibility -> 1 s, 1,800 s -> 60 s, a 280 s partner call -> 9.3 s); real-world equivalents in brackets.");
-    lines.add(settings.orders() + " orders over " + SEND_SPREAD.toSeconds() + " s, "
+    lines.add(settings.orders() + " orders over " + Durations.both(settings.sendSpread(), scale) + " ("
+        + String.format(java.util.Locale.ROOT, "%,d", settings.offeredOrdersPerHour(scale)) + " real orders an hour), "
         + Math.round(settings.poisonShare() * 100) + "% poison, " + Math.round(settings.rejectedShare() * 100)
         + "% rejected by the partner; partner: " + settings.partnerDay().description() + "; seed " + settings.seed()
         + "; deadline " + settings.deadline().toSeconds() + " s.");
     for (Deployment d : deployments) {
-      lines.add(String.format("  %-9s visibility %2d s, function timeout %2d s, batch %2d, concurrency %d, %s",
+      lines.add(String.format("  %-9s visibility %2d s, function timeout %2d s, batch %2d, concurrency %s, %s",
           d.name(), d.queue().visibilityTimeout().toSeconds(), d.mapping().functionTimeout().toSeconds(),
-          d.mapping().batchSize(), d.mapping().maxConcurrency(),
+          d.mapping().batchSize(), d.mapping().maxConcurrency() == Deployment.NO_MAXIMUM_CONCURRENCY
+              ? "no maximum" : Integer.toString(d.mapping().maxConcurrency()),
           d.queue().redrive().map(r -> "DLQ after " + r.maxReceiveCount() + " receives").orElse("no DLQ")));
     }
     lines.add("Function output (JSON logs and EMF metrics, as CloudWatch would hold them): " + logs.function());

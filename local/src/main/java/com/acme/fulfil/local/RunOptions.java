@@ -17,6 +17,7 @@ public record RunOptions(
     PartnerDay partnerDay,
     int batchSize,
     int concurrency,
+    Optional<Integer> ordersPerHour,
     long seed,
     Set<String> configurations,
     Optional<Duration> deadline,
@@ -34,12 +35,17 @@ public record RunOptions(
       function it ran) and to this project's (FulfilOrderHandler, 6x visibility, DLQ), side by side.
 
         --orders N          orders to send (default 200)
+        --rate N            real-world orders an hour the checkout service sends (default: three
+                            quarters of what this project's configuration books an hour, 560 with
+                            the defaults). More than it books builds a backlog; with enough
+                            orders the backlog alarm fires: --rate 3000 --orders 600
         --poison PERCENT    share of poison messages: not JSON, or breaking the contract (default 2)
         --rejected PERCENT  share of orders whose address the partner rejects with 422 (default 1)
         --partner MODE      healthy | degraded | outage | key-rotation (default healthy: the
                             incident's latencies, a peak around 40 s and a tail to 280 s)
         --batch-size N      this project's batch size, 1 to 10 (default 1, as deployed)
-        --concurrency N     maximum concurrent invocations of each configuration (default 10, the stack's)
+        --concurrency N     this project's maximum concurrent invocations (default 10, the stack's);
+                            the incident's mapping has no maximum, as the seeds' had none
         --seed N            seed of the order stream and the partner's latencies (default 42)
         --only NAME         run one configuration: incident or fixed
         --deadline SECONDS  stop after this many local seconds even if orders are unsettled
@@ -63,6 +69,7 @@ public record RunOptions(
     PartnerDay day = PartnerDay.HEALTHY;
     int batchSize = 1;
     int concurrency = 10;
+    Optional<Integer> ordersPerHour = Optional.empty();
     long seed = 42;
     Set<String> configurations = CONFIGURATIONS;
     Optional<Duration> deadline = Optional.empty();
@@ -79,6 +86,7 @@ public record RunOptions(
         case "--partner" -> day = PartnerDay.fromOption(value(args, ++i, option));
         case "--batch-size" -> batchSize = positive(option, value(args, ++i, option));
         case "--concurrency" -> concurrency = positive(option, value(args, ++i, option));
+        case "--rate" -> ordersPerHour = Optional.of(positive(option, value(args, ++i, option)));
         case "--seed" -> seed = Long.parseLong(value(args, ++i, option));
         case "--only" -> {
           String name = value(args, ++i, option);
@@ -93,7 +101,7 @@ public record RunOptions(
         default -> throw new IllegalArgumentException("unknown option '" + option + "'");
       }
     }
-    return new RunOptions(help, serve, orders, poison, rejected, day, batchSize, concurrency, seed, configurations,
+    return new RunOptions(help, serve, orders, poison, rejected, day, batchSize, concurrency, ordersPerHour, seed, configurations,
         deadline, json, artifact);
   }
 

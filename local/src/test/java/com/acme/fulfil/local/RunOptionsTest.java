@@ -20,12 +20,13 @@ class RunOptionsTest {
     assertThat(options.configurations()).containsExactlyInAnyOrder("incident", "fixed");
     assertThat(options.serve()).isFalse();
     assertThat(options.json()).isEmpty();
+    assertThat(options.ordersPerHour()).as("the rate the fixed configuration books, chosen by the run").isEmpty();
   }
 
   @Test
   void everyOptionOfTheHelpTextIsRead() {
     RunOptions options = RunOptions.parse("--orders", "50", "--poison", "10", "--rejected", "4", "--partner",
-        "key-rotation", "--batch-size", "10", "--concurrency", "5", "--seed", "7", "--only", "fixed",
+        "key-rotation", "--batch-size", "10", "--concurrency", "5", "--rate", "3000", "--seed", "7", "--only", "fixed",
         "--deadline", "90", "--json", "out/report.json");
 
     assertThat(options.orders()).isEqualTo(50);
@@ -34,12 +35,13 @@ class RunOptionsTest {
     assertThat(options.partnerDay()).isEqualTo(PartnerDay.KEY_ROTATION);
     assertThat(options.batchSize()).isEqualTo(10);
     assertThat(options.concurrency()).isEqualTo(5);
+    assertThat(options.ordersPerHour()).contains(3000);
     assertThat(options.seed()).isEqualTo(7);
     assertThat(options.configurations()).containsExactly("fixed");
     assertThat(options.deadline()).contains(Duration.ofSeconds(90));
     assertThat(options.json()).contains(Path.of("out/report.json"));
     assertThat(RunOptions.USAGE).contains("--orders", "--poison", "--rejected", "--partner", "--batch-size",
-        "--concurrency", "--seed", "--only", "--deadline", "--json", "--serve", "--help");
+        "--concurrency", "--rate", "--seed", "--only", "--deadline", "--json", "--serve", "--help");
   }
 
   @Test

@@ -30,10 +30,14 @@ public final class FulfilOps {
                                 then delete it from the DLQ
         check                   the queue, DLQ, table, mapping, function and alarms against the timing budget
                                   -c key=value: a setting the stack was deployed with (as cdk deploy -c)
+        capacity                the last hour's arrivals and invocation durations against what the deployed
+                                mapping books an hour (at those durations and at the partner's worst case),
+                                and the orders waiting now against the backlog alarm
 
       options: --json (for scripts), --stack NAME (default fulfil-order; AWS only)
       AWS: AWS_REGION and the usual credentials. Local stack: paste the export lines of ./run-local --serve.
-      Exit status: 0 fine, 1 something needs attention (drift, a message not found, a move not completed),
+      Exit status: 0 fine, 1 something needs attention (drift, a message not found, a move not completed,
+      orders arriving faster than they are booked),
       2 the command could not run.
       """;
 
@@ -66,6 +70,8 @@ public final class FulfilOps {
             .run(arguments.flag("--go"), arguments.flag("--include-droppable"), arguments.rate(), err);
         case "drop" -> new Drop(stack, arguments.archive()).drop(arguments.atLeastOne("MESSAGE_ID"));
         case "check" -> new DriftCheck(stack).check();
+        case "capacity" -> new CapacityCheck(stack, clock,
+            new com.acme.fulfil.timing.Settings(arguments.settings()::get).integer("maxConcurrency")).report();
         default -> throw new IllegalStateException(arguments.command());
       };
       if (arguments.flag("--json")) {
@@ -88,7 +94,7 @@ public final class FulfilOps {
   /** The command line, parsed once. */
   record Arguments(String command, List<String> positional, List<String> flags, Map<String, String> options,
       Map<String, String> settings) {
-    private static final List<String> COMMANDS = List.of("order", "dlq", "redrive", "drop", "check", "help");
+    private static final List<String> COMMANDS = List.of("order", "dlq", "redrive", "drop", "check", "capacity", "help");
     private static final List<String> FLAGS = List.of("--json", "--go", "--dry-run", "--include-droppable");
     private static final List<String> OPTIONS = List.of("--rate", "--archive", "--stack");
 

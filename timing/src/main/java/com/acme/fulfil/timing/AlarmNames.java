@@ -10,9 +10,10 @@ public final class AlarmNames {
   public static final String FUNCTION_ERRORS = "fulfil-order-errors";
   public static final String FUNCTION_THROTTLES = "fulfil-order-throttles";
   public static final String MAPPING_DROPPED_EVENTS = "fulfil-order-mapping-dropped-events";
+  public static final String BACKLOG = "orders-to-fulfil-backlog";
 
   public static final List<String> ALL = List.of(DLQ_NOT_EMPTY, OLDEST_MESSAGE_TOO_OLD, IN_FLIGHT_NEAR_CAP,
-      FUNCTION_ERRORS, FUNCTION_THROTTLES, MAPPING_DROPPED_EVENTS);
+      FUNCTION_ERRORS, FUNCTION_THROTTLES, MAPPING_DROPPED_EVENTS, BACKLOG);
 
   private AlarmNames() {}
 }

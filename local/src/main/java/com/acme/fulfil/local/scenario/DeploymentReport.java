@@ -17,10 +17,15 @@ import java.util.Optional;
  * @param staleDeletes deletes refused because the message had been handed out again meanwhile
  * @param settledAfter when every order's message had been deleted or dead-lettered, if that happened
  *     before the deadline
+ * @param capacityOrdersPerHour real-world orders an hour the configuration books on a normal partner day
+ * @param offeredOrdersPerHour real-world orders an hour the checkout service sent
+ * @param backlog the stack's backlog alarm played on the run, for a configuration that has it
  */
 public record DeploymentReport(
     String configuration,
     String title,
+    int maxConcurrency,
+    int batchSize,
     int orders,
     int poisonOrders,
     int bookedOnce,
@@ -39,7 +44,10 @@ public record DeploymentReport(
     Optional<Spread> sendToBooking,
     Optional<Spread> neverBookableToDlq,
     Optional<Duration> settledAfter,
-    Duration ran) {
+    Duration ran,
+    long capacityOrdersPerHour,
+    long offeredOrdersPerHour,
+    Optional<Backlog> backlog) {
 
   public DeploymentReport {
     dlqReasons = Collections.unmodifiableMap(new LinkedHashMap<>(dlqReasons));
@@ -47,6 +55,9 @@ public record DeploymentReport(
 
   /** p50, p95 and the maximum of a set of durations. */
   public record Spread(Duration p50, Duration p95, Duration max) {}
+
+  /** The backlog alarm's threshold, the most orders seen waiting, and when (local) the alarm fired, if it did. */
+  public record Backlog(long threshold, int mostWaiting, Optional<Duration> firedAt) {}
 
   /** Receives per message for a group of messages: the mean and the most. */
   public record Receives(double mean, int max) {}

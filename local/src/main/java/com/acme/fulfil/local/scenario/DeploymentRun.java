@@ -39,6 +39,8 @@ final class DeploymentRun implements AutoCloseable {
   private final Optional<DlqWatcher> dlqWatcher;
   private final Map<String, ScenarioOrder> orderByMessage = new ConcurrentHashMap<>();
   private final Map<String, Instant> sentAt = new ConcurrentHashMap<>();
+  /** The stack's backlog alarm, for this project's configuration: the incident had none. */
+  private final Optional<BacklogAlarm> backlogAlarm;
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Instant started;
 
@@ -53,6 +55,17 @@ final class DeploymentRun implements AutoCloseable {
         .start();
     this.standing = new LocalDeployment(deployment, aws, stack, sqs, partner, observations, Map.of());
     this.dlqWatcher = standing.queues().deadLetter().map(dlq -> new DlqWatcher(sqs, dlq));
+    this.backlogAlarm = deployment.hasDeadLetterQueue()
+        ? Optional.of(new BacklogAlarm(deployment.capacity().backlogAlarmThreshold(), scale.toLocal(ALARM_PERIOD)))
+        : Optional.empty();
+  }
+
+  /** CloudWatch's period for the stack's queue alarms. */
+  private static final Duration ALARM_PERIOD = Duration.ofMinutes(5);
+
+  /** Samples the orders waiting in the source queue for the backlog alarm. */
+  void sampleBacklog(Duration elapsed) {
+    backlogAlarm.ifPresent(alarm -> alarm.sample(elapsed, QueueDepth.of(sqs, standing.queues().source()).visible()));
   }
 
   Deployment deployment() {
@@ -144,7 +157,8 @@ final class DeploymentRun implements AutoCloseable {
     partner.close();
   }
 
-  DeploymentReport report(Optional<Duration> settledAfter) {
+  /** @param offeredOrdersPerHour the rate the checkout service sent at, in real-world orders an hour */
+  DeploymentReport report(Optional<Duration> settledAfter, long offeredOrdersPerHour) {
     Map<String, Long> bookingsPerOrder = bookingsPerOrder();
     Map<String, Instant> inDlq = dlqArrivals();
     Map<String, Integer> dlqReasons = new LinkedHashMap<>();
@@ -184,6 +198,8 @@ final class DeploymentRun implements AutoCloseable {
     return new DeploymentReport(
         standing.deployment().name(),
         standing.deployment().title(),
+        standing.deployment().mapping().maxConcurrency(),
+        standing.deployment().mapping().batchSize(),
         orderByMessage.size(),
         (int) orderByMessage.values().stream().filter(o -> o.kind().neverBookable()).count(),
         (int) bookingsPerOrder.values().stream().filter(n -> n == 1).count(),
@@ -202,7 +218,10 @@ final class DeploymentRun implements AutoCloseable {
         spread(toBooking),
         spread(toDlq),
         settledAfter,
-        Duration.between(started, Instant.now()));
+        Duration.between(started, Instant.now()),
+        standing.deployment().capacity().typicalOrdersPerHour(),
+        offeredOrdersPerHour,
+        backlogAlarm.map(alarm -> new DeploymentReport.Backlog(alarm.threshold(), alarm.mostWaiting(), alarm.firedAt())));
   }
 
   private Map<String, Instant> dlqArrivals() {

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.Locale;
 
 /** How the report writes a local duration and its real-world equivalent. */
-final class Durations {
+public final class Durations {
   private Durations() {}
 
   static String local(Duration local) {
@@ -24,7 +24,7 @@ final class Durations {
   }
 
   /** "1.4 s (42 s)": local first, the real-world equivalent in brackets. */
-  static String both(Duration local, TimeScale scale) {
+  public static String both(Duration local, TimeScale scale) {
     return local(local) + " (" + real(local, scale) + ")";
   }
 

@@ -15,7 +15,8 @@ import java.util.List;
  * The report for scripts and CI: a JSON array, one object per configuration. Counts use the text
  * report's names in snake_case ({@code orders}, {@code booked_once}, {@code booked_twice_or_more},
  * {@code dlq}, {@code queued}, {@code lost}); durations are local seconds, with {@code _real_seconds}
- * twins at full scale. {@code dlq} is null for a configuration without a DLQ.
+ * twins at full scale. {@code dlq} is null for a configuration without a DLQ. {@code
+ * capacity_orders_per_hour} and {@code offered_orders_per_hour} are real-world rates.
  */
 public final class ReportJson {
   private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -45,6 +46,10 @@ public final class ReportJson {
     ObjectNode o = json.createObjectNode();
     o.put("configuration", r.configuration());
     o.put("title", r.title());
+    o.put("max_concurrency", r.maxConcurrency());
+    o.put("batch_size", r.batchSize());
+    o.put("capacity_orders_per_hour", r.capacityOrdersPerHour());
+    o.put("offered_orders_per_hour", r.offeredOrdersPerHour());
     o.put("orders", r.orders());
     o.put("never_bookable", r.poisonOrders());
     o.put("booked_once", r.bookedOnce());
@@ -69,6 +74,12 @@ public final class ReportJson {
     o.put("failed_invocations", r.failedInvocations());
     r.sendToBooking().ifPresent(s -> spread(o, "send_to_booking", s));
     r.neverBookableToDlq().ifPresent(s -> spread(o, "never_bookable_to_dlq", s));
+    r.backlog().ifPresent(b -> {
+      o.put("backlog_alarm_threshold", b.threshold());
+      o.put("most_waiting", b.mostWaiting());
+      o.put("backlog_alarm_fired", b.firedAt().isPresent());
+      b.firedAt().ifPresent(at -> seconds(o, "backlog_alarm_fired_after", at));
+    });
     o.put("settled", r.settledAfter().isPresent());
     r.settledAfter().ifPresent(d -> seconds(o, "settled_after", d));
     seconds(o, "ran", r.ran());

@@ -23,6 +23,9 @@ public final class ReportText {
   public String format(List<DeploymentReport> reports) {
     List<String> lines = new ArrayList<>();
     lines.add(row("", reports, r -> r.configuration() + ": " + r.title()));
+    lines.add(row("offered (real orders an hour)", reports, r -> String.format(Locale.ROOT, "%,d", r.offeredOrdersPerHour())));
+    lines.add(row("capacity (real orders an hour)", reports, r -> String.format(Locale.ROOT, "%,d (%d at once x %s)",
+        r.capacityOrdersPerHour(), r.maxConcurrency(), r.batchSize() == 1 ? "1" : r.batchSize() + " a batch")));
     lines.add(row("orders sent", reports, r -> r.orders() + (r.poisonOrders() > 0 ? " (" + r.poisonOrders() + " never bookable)" : "")));
     lines.add(row("booked exactly once", reports, r -> Integer.toString(r.bookedOnce())));
     lines.add(row("booked twice or more", reports, r -> Integer.toString(r.bookedTwiceOrMore())));
@@ -44,6 +47,9 @@ public final class ReportText {
     lines.add(row("send to booking max", reports, r -> r.sendToBooking().map(s -> Durations.both(s.max(), scale)).orElse("-")));
     lines.add(row("never-bookable to DLQ p50 / max", reports, r -> r.dlq().isEmpty() ? "never (no DLQ)"
         : r.neverBookableToDlq().map(s -> Durations.local(s.p50()) + " / " + Durations.both(s.max(), scale)).orElse("-")));
+    lines.add(row("most waiting / backlog alarm", reports, r -> r.backlog().map(b -> b.mostWaiting() + " / "
+        + b.firedAt().map(at -> "fired at " + Durations.both(at, scale)).orElse("quiet (fires above " + b.threshold() + ")"))
+        .orElse("- (no alarms)")));
     lines.add(row("finished", reports, r -> r.settledAfter().map(d -> "all settled at " + Durations.both(d, scale))
         .orElse("deadline, " + r.queued() + " unsettled")));
     lines.add("");

@@ -56,6 +56,7 @@ public final class Scenario {
       while (true) {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         for (DeploymentRun run : runs) {
+          run.sampleBacklog(elapsed);
           if (!settledAfter.containsKey(run) && run.settled(orders.size())) {
             settledAfter.put(run, elapsed);
           }
@@ -69,7 +70,8 @@ public final class Scenario {
       }
       sender.join();
       runs.forEach(DeploymentRun::close);
-      return runs.stream().map(run -> run.report(Optional.ofNullable(settledAfter.get(run)))).toList();
+      return runs.stream().map(run -> run.report(Optional.ofNullable(settledAfter.get(run)), settings.offeredOrdersPerHour(scale)))
+          .toList();
     } finally {
       runs.forEach(DeploymentRun::close);
     }

@@ -1,5 +1,6 @@
 package com.acme.fulfil.local.scenario;
 
+import com.acme.fulfil.local.TimeScale;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -37,5 +38,19 @@ public record ScenarioSettings(
       throw new IllegalArgumentException("the deadline (" + deadline.toSeconds() + " s) must come after the sending ("
           + sendSpread.toSeconds() + " s)");
     }
+  }
+
+  /** The spread, in local time, over which {@code orders} go out at {@code ordersPerHour} real-world orders an hour. */
+  public static Duration spreadFor(int orders, long ordersPerHour, TimeScale scale) {
+    if (ordersPerHour < 1) {
+      throw new IllegalArgumentException("the rate must be at least 1 order an hour, got " + ordersPerHour);
+    }
+    return scale.toLocal(Duration.ofMillis(Math.round(orders * 3_600_000.0 / ordersPerHour)));
+  }
+
+  /** The real-world orders an hour this run offers: its orders, evenly spread over the sending. */
+  public long offeredOrdersPerHour(TimeScale scale) {
+    double hours = scale.toReal(sendSpread).toMillis() / 3_600_000.0;
+    return hours == 0 ? orders : Math.round(orders / hours);
   }
 }
