@@ -122,6 +122,49 @@ class FulfilOpsTest {
     Figures.print("ops drill: 4 dead letters read, 3 dropped to %s, 1 redriven and booked once", archive);
   }
 
+  /**
+   * A label travels with a redrive: the partner refuses an order's address (the function labels it
+   * partner_rejected), then says it takes it after all; on-call redrives it, the partner rate limits
+   * it five times and the redrive policy moves it to the DLQ again, still carrying the first life's
+   * label. The order is good: {@code dlq} must not say drop, nor {@code redrive} refuse, on that label.
+   */
+  @Test
+  void aRedrivenOrderThatRanOutOfReceivesIsNotToldToBeDroppedOnItsEarlierLifesLabel() throws Exception {
+    Duration settles = Duration.ofSeconds(60);
+    String order = Orders.newId("ORD-OPS-RELABELLED");
+    fulfil.partner().script().forOrder(order, 1, Reaction.addressRejected()).forOrder(order, 5, Reaction.rateLimited(1));
+    String first = fulfil.send(Orders.body(order));
+    assertThat(fulfil.awaitDeadLettered(List.of(first), settles)).as("rejected into the DLQ").isTrue();
+    assertThat(letterFor(order).path("action").asText()).as("a fresh partner verdict").isEqualTo("drop");
+
+    OpsRun moved = run("redrive", "--go", "--include-droppable", "--rate", "10");
+    assertThat(moved.exitCode()).as(moved.out() + moved.err()).isZero();
+    // Five receives, each a 429 after the visibility timeout, then the redrive policy's move.
+    assertThat(Await.until(settles.multipliedBy(2), () -> fulfil.deadLetters().messages().values().stream()
+        .anyMatch(message -> message.body().contains(order)))).as("back in the DLQ after its second life").isTrue();
+
+    JsonNode story = json("order", order);
+    assertThat(story.path("record").path("tries").asInt()).as("one try, then five receives").as(story.toString()).isGreaterThanOrEqualTo(6);
+    assertThat(story.path("record").path("last_reason").asText()).contains("429");
+    JsonNode letter = letterFor(order);
+    assertThat(letter.path("action").asText()).as(letter.toString()).isEqualTo("redrive");
+    assertThat(letter.path("why").asText()).as(letter.toString()).contains("earlier life");
+    OpsRun dryRun = run("redrive");
+    assertThat(dryRun.out()).contains("1 to redrive, 0 to drop first");
+
+    OpsRun redrive = run("redrive", "--go", "--rate", "10");
+    assertThat(redrive.exitCode()).as(redrive.out() + redrive.err()).isZero();
+    fulfil.partner().awaitBookings(order, 1, settles);
+    Await.until(settles, () -> fulfil.deadLetters().messages().isEmpty());
+    assertThat(fulfil.partner().bookingsFor(order)).hasSize(1);
+    assertThat(fulfil.deadLetters().messages()).isEmpty();
+  }
+
+  private static JsonNode letterFor(String orderId) throws Exception {
+    return StreamSupport.stream(json("dlq").path("dead_letters").spliterator(), false)
+        .filter(letter -> orderId.equals(letter.path("order_id").asText())).findFirst().orElseThrow();
+  }
+
   @Test
   void checkFindsTheVisibilityTimeoutSomeoneSetBackTo30Seconds() throws Exception {
     OpsRun clean = run("check");

@@ -1,5 +1,6 @@
 package com.acme.fulfil.queue;
 
+import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_AT;
 import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_CLASS;
 import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_REASON;
 import static com.acme.fulfil.timing.DeadLetterAttributes.FIRST_SENT_AT;
@@ -9,6 +10,7 @@ import static com.acme.fulfil.timing.DeadLetterAttributes.SOURCE_MESSAGE_ID;
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -25,7 +27,7 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
  * Sends a message that can never succeed straight to the DLQ on its first receive, with why: the
  * original body and message attributes, plus {@code DeadLetterAttributes}: the failure class, the exact
  * reason (field paths and the partner's error code, never the address), the order id, the source
- * message id and when the message was first sent. One partner call for a rejected order instead of five, and the
+ * message id, when the message was first sent and when the failure was judged. One partner call for a rejected order instead of five, and the
  * reason on the message instead of only in the logs. On-call reads them with {@code fulfil-ops dlq} or
  * {@code aws sqs receive-message --message-attribute-names All}.
  */
@@ -36,11 +38,13 @@ public final class DeadLetters {
 
   private final Supplier<SqsClient> sqs;
   private final Optional<String> deadLetterQueueUrl;
+  private final Clock clock;
 
   /** @param deadLetterQueueUrl none where the function was deployed without it: every message then takes the redrive policy's path */
-  public DeadLetters(Supplier<SqsClient> sqs, Optional<String> deadLetterQueueUrl) {
+  public DeadLetters(Supplier<SqsClient> sqs, Optional<String> deadLetterQueueUrl, Clock clock) {
     this.sqs = sqs;
     this.deadLetterQueueUrl = deadLetterQueueUrl;
+    this.clock = clock;
   }
 
   /**
@@ -57,6 +61,8 @@ public final class DeadLetters {
     }
     attributes.put(FAILURE_CLASS, text(rejected.failureClass()));
     attributes.put(FAILURE_REASON, text(rejected.reason()));
+    // Replaces the failure_at of an earlier life, which a redriven message carries in.
+    attributes.put(FAILURE_AT, text(clock.instant().toString()));
     attributes.put(SOURCE_MESSAGE_ID, text(message.getMessageId()));
     if (rejected.orderId() != null && !rejected.orderId().isBlank()) {
       attributes.put(ORDER_ID, text(rejected.orderId()));

@@ -29,7 +29,7 @@ final class Redrive {
 
   Report run(boolean go, boolean includeDroppable, int ratePerSecond, PrintStream progress) throws InterruptedException {
     List<DlqSurvey.Entry> entries = survey.entries();
-    List<DlqSurvey.Entry> drop = entries.stream().filter(DlqSurvey.Entry::drop).toList();
+    List<DlqSurvey.Entry> drop = entries.stream().filter(e -> e.verdict().drop()).toList();
     int moving = includeDroppable ? entries.size() : entries.size() - drop.size();
     List<String> lines = new ArrayList<>();
     ObjectNode out = json.createObjectNode().put("would_move", moving).put("rate_per_second", ratePerSecond);
@@ -38,7 +38,7 @@ final class Redrive {
     lines.add(entries.size() + " message(s) in the DLQ: " + (entries.size() - drop.size()) + " to redrive, " + drop.size()
         + " to drop first; at " + ratePerSecond + " message(s) a second");
     drop.forEach(e -> lines.add("  drop " + e.letter().messageId() + " (" + e.letter().orderId().orElse("no order id")
-        + "): " + e.why()));
+        + "): " + e.verdict().why()));
     if (!drop.isEmpty()) {
       lines.add("  archive and delete them with: ./fulfil-ops drop " + String.join(" ",
           drop.stream().map(e -> e.letter().messageId()).toList()));
