@@ -3,9 +3,12 @@ package com.acme.fulfil.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.local.aws.AwsBackend;
+import com.acme.fulfil.local.aws.AwsConnection;
+import com.acme.fulfil.local.aws.QueueDepth;
 import com.acme.fulfil.sim.Reaction;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.system.harness.Await;
+import com.acme.fulfil.system.harness.FaultyEndpoint;
 import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
 import com.acme.fulfil.system.harness.Orders;
@@ -13,10 +16,12 @@ import com.acme.fulfil.system.harness.TestBudgets;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
@@ -24,6 +29,8 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
@@ -120,6 +127,154 @@ class FulfilOpsTest {
     assertThat(fulfil.partner().bookingsFor(booked)).as("the booked order's copy was dropped, not booked").hasSize(1);
     assertThat(fulfil.partner().bookingsFor(rejected)).isEmpty();
     Figures.print("ops drill: 4 dead letters read, 3 dropped to %s, 1 redriven and booked once", archive);
+  }
+
+  /**
+   * A label travels with a redrive: the partner refuses an order's address (the function labels it
+   * partner_rejected), then says it takes it after all; on-call redrives it, the partner rate limits
+   * it five times and the redrive policy moves it to the DLQ again, still carrying the first life's
+   * label. The order is good: {@code dlq} must not say drop, nor {@code redrive} refuse, on that label.
+   */
+  @Test
+  void aRedrivenOrderThatRanOutOfReceivesIsNotToldToBeDroppedOnItsEarlierLifesLabel() throws Exception {
+    Duration settles = Duration.ofSeconds(60);
+    String order = Orders.newId("ORD-OPS-RELABELLED");
+    fulfil.partner().script().forOrder(order, 1, Reaction.addressRejected()).forOrder(order, 5, Reaction.rateLimited(1));
+    String first = fulfil.send(Orders.body(order));
+    assertThat(fulfil.awaitDeadLettered(List.of(first), settles)).as("rejected into the DLQ").isTrue();
+    assertThat(letterFor(order).path("action").asText()).as("a fresh partner verdict").isEqualTo("drop");
+
+    OpsRun moved = run("redrive", "--go", "--include-droppable", "--rate", "10");
+    assertThat(moved.exitCode()).as(moved.out() + moved.err()).isZero();
+    // Five receives, each a 429 after the visibility timeout, then the redrive policy's move.
+    assertThat(Await.until(settles.multipliedBy(2), () -> fulfil.deadLetters().messages().values().stream()
+        .anyMatch(message -> message.body().contains(order)))).as("back in the DLQ after its second life").isTrue();
+
+    JsonNode story = json("order", order);
+    assertThat(story.path("record").path("tries").asInt()).as("one try, then five receives").as(story.toString()).isGreaterThanOrEqualTo(6);
+    assertThat(story.path("record").path("last_reason").asText()).contains("429");
+    JsonNode letter = letterFor(order);
+    assertThat(letter.path("action").asText()).as(letter.toString()).isEqualTo("redrive");
+    assertThat(letter.path("why").asText()).as(letter.toString()).contains("earlier life");
+    OpsRun dryRun = run("redrive");
+    assertThat(dryRun.out()).contains("1 to redrive, 0 to drop first");
+
+    OpsRun redrive = run("redrive", "--go", "--rate", "10");
+    assertThat(redrive.exitCode()).as(redrive.out() + redrive.err()).isZero();
+    fulfil.partner().awaitBookings(order, 1, settles);
+    Await.until(settles, () -> fulfil.deadLetters().messages().isEmpty());
+    assertThat(fulfil.partner().bookingsFor(order)).hasSize(1);
+    assertThat(fulfil.deadLetters().messages()).isEmpty();
+  }
+
+  /**
+   * AWS deletes only with a message's newest receipt handle: a delete with an older one "succeeds, but
+   * the message might not be deleted" (DeleteMessage's documentation); ElasticMQ refuses it instead, so
+   * the proxy answers as AWS does. Here the read's hold ran out before the delete and someone peeked at
+   * the message meanwhile (as {@code dlq} does): the drop must still delete it, or say it could not.
+   * The message carries a binary and a number attribute: the archive keeps them, and replays to the
+   * same message attributes (SQS's MD5 of them matches).
+   */
+  @Test
+  void aDropWhoseHoldRanOutBeforeItsDeleteStillDeletesAndArchivesTheWholeMessage(@TempDir Path archive) throws Exception {
+    String dlqUrl = env.get("DLQ_URL");
+    byte[] signature = {0, (byte) 0xff, 0x10, (byte) 0x80, 42};
+    Map<String, MessageAttributeValue> attributes = Map.of(
+        "signature", MessageAttributeValue.builder().dataType("Binary").binaryValue(SdkBytes.fromByteArray(signature)).build(),
+        "priority", MessageAttributeValue.builder().dataType("Number.int").stringValue("7").build(),
+        "channel", MessageAttributeValue.builder().dataType("String").stringValue("web").build());
+    String body = Orders.body(Orders.newId("ORD-OPS-DROPPED"));
+    String messageId = fulfil.sqs().sendMessage(r -> r.queueUrl(dlqUrl).messageBody(body).messageAttributes(attributes))
+        .messageId();
+
+    OpsRun drop;
+    try (FaultyEndpoint sqs = FaultyEndpoint.inFrontOf(URI.create(env.get(AwsConnection.ENDPOINT_SQS)))) {
+      sqs.answer("DeleteMessage", 1, request -> {
+        String handle = JSON_READ.apply(request).path("ReceiptHandle").asText();
+        fulfil.sqs().changeMessageVisibility(r -> r.queueUrl(dlqUrl).receiptHandle(handle).visibilityTimeout(0));
+        fulfil.sqs().receiveMessage(r -> r.queueUrl(dlqUrl).visibilityTimeout(0));
+        return "{}";
+      });
+      drop = new OpsRun(through(sqs), "drop", "--archive", archive.toString(), messageId);
+      assertThat(sqs.answered("DeleteMessage")).as("the stale delete answered as AWS does").isEqualTo(1);
+    }
+    assertThat(drop.exitCode()).as(drop.out() + drop.err()).isZero();
+    assertThat(drop.out()).contains(messageId + ": archived to").contains("deleted from the DLQ");
+    assertThat(QueueDepth.of(fulfil.sqs(), fulfil.queues().deadLetter().orElseThrow()).total()).as("left in the DLQ").isZero();
+
+    JsonNode archived = JSON.readTree(Files.readString(archive.resolve(messageId + ".json")));
+    assertThat(archived.path("body").asText()).isEqualTo(body);
+    assertThat(archived.path("attributes").path("SentTimestamp").asText()).isNotBlank();
+    JsonNode kept = archived.path("message_attributes");
+    assertThat(kept.path("signature").path("DataType").asText()).isEqualTo("Binary");
+    assertThat(Base64.getDecoder().decode(kept.path("signature").path("BinaryValue").asText())).isEqualTo(signature);
+    assertThat(kept.path("priority").path("DataType").asText()).isEqualTo("Number.int");
+    assertThat(kept.path("priority").path("StringValue").asText()).isEqualTo("7");
+
+    Map<String, MessageAttributeValue> replayed = new java.util.HashMap<>();
+    kept.properties().forEach(attribute -> {
+      MessageAttributeValue.Builder value = MessageAttributeValue.builder().dataType(attribute.getValue().path("DataType").asText());
+      if (attribute.getValue().has("StringValue")) {
+        value.stringValue(attribute.getValue().path("StringValue").asText());
+      }
+      if (attribute.getValue().has("BinaryValue")) {
+        value.binaryValue(SdkBytes.fromByteArray(Base64.getDecoder().decode(attribute.getValue().path("BinaryValue").asText())));
+      }
+      replayed.put(attribute.getKey(), value.build());
+    });
+    String replayQueue = fulfil.sqs().createQueue(r -> r.queueName("ops-replay")).queueUrl();
+    try {
+      var resent = fulfil.sqs().sendMessage(r -> r.queueUrl(replayQueue).messageBody(archived.path("body").asText())
+          .messageAttributes(replayed));
+      assertThat(resent.md5OfMessageAttributes()).as("the archive replays to the same attributes")
+          .isEqualTo(archived.path("md5_of_message_attributes").asText());
+      assertThat(resent.md5OfMessageBody()).isEqualTo(archived.path("md5_of_body").asText());
+    } finally {
+      fulfil.sqs().deleteQueue(r -> r.queueUrl(replayQueue));
+    }
+  }
+
+  /**
+   * ListMessageMoveTasks is eventually consistent: right after StartMessageMoveTask it may list no task
+   * yet (the proxy answers so twice after the start). {@code redrive --go} waits for its task and
+   * follows it to the end.
+   */
+  @Test
+  void redriveWaitsForItsMoveTaskToBeListed() throws Exception {
+    String order = Orders.newId("ORD-OPS-LISTED-LATE");
+    fulfil.sqs().sendMessage(r -> r.queueUrl(env.get("DLQ_URL")).messageBody(Orders.body(order)));
+    OpsRun redrive;
+    try (FaultyEndpoint sqs = FaultyEndpoint.inFrontOf(URI.create(env.get(AwsConnection.ENDPOINT_SQS)))) {
+      // The look before the start, and the first two after it.
+      sqs.answer("ListMessageMoveTasks", 3, request -> "{\"Results\":[]}");
+      redrive = new OpsRun(through(sqs), "redrive", "--go", "--rate", "10");
+      assertThat(sqs.answered("ListMessageMoveTasks")).isEqualTo(3);
+    }
+    assertThat(redrive.exitCode()).as(redrive.out() + redrive.err()).isZero();
+    assertThat(redrive.out()).contains("move task COMPLETED: 1 moved");
+    fulfil.partner().awaitBookings(order, 1, Duration.ofSeconds(60));
+    assertThat(fulfil.partner().bookingsFor(order)).hasSize(1);
+    assertThat(QueueDepth.of(fulfil.sqs(), fulfil.queues().deadLetter().orElseThrow()).total()).isZero();
+  }
+
+  private static final java.util.function.Function<String, JsonNode> JSON_READ = text -> {
+    try {
+      return JSON.readTree(text);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  };
+
+  /** The command's variables with SQS reached through {@code sqs}. */
+  private static Map<String, String> through(FaultyEndpoint sqs) {
+    Map<String, String> viaProxy = new java.util.HashMap<>(env);
+    viaProxy.put(AwsConnection.ENDPOINT_SQS, sqs.uri().toString());
+    return viaProxy;
+  }
+
+  private static JsonNode letterFor(String orderId) throws Exception {
+    return StreamSupport.stream(json("dlq").path("dead_letters").spliterator(), false)
+        .filter(letter -> orderId.equals(letter.path("order_id").asText())).findFirst().orElseThrow();
   }
 
   @Test

@@ -56,7 +56,7 @@ import software.amazon.lambda.powertools.metrics.MetricsBuilder;
  * stops at the edge of one delivery window. The real {@link OrderFulfilment}, {@link OrderRecords} on
  * DynamoDB Local and the function's {@link DeadLetters} meet a {@link ScriptedPartner} answering
  * anything its contract allows, and on-call acts on what {@code ./fulfil-ops dlq} would tell them
- * ({@link DlqSurvey#judge}). Over a life, in any order the walk picks:
+ * ({@link DeadLetterVerdict}). Over a life, in any order the walk picks:
  * <ul>
  *   <li>deliveries, one message or up to three at once (SQS's duplicate, another copy), each step of each
  *       try interleaved with the world: time passes (a request takes its time to reach the partner, a
@@ -88,9 +88,10 @@ class OrderLifeModelTest {
   private static final Duration RECORD_LIFETIME = Duration.ofDays(21);
   private static final int MAX_RECEIVES = 5;
   private static final int LIFE_EVENTS = 16;
-  private static final int RUNS = 300;
+  private static final int RUNS = 1_000;
   private static final long SEED = 20261125L;
   private static final String DLQ_URL = "https://sqs.eu-west-1.amazonaws.com/123456789012/orders-to-fulfil-dlq";
+  private static final String SOURCE_ARN = "arn:aws:sqs:eu-west-1:123456789012:orders-to-fulfil";
 
   private static final Logger FUNCTION_LOGS = Logger.getLogger("com.acme.fulfil");
   private static AmazonDynamoDBLocal dynamoDbLocal;
@@ -190,7 +191,7 @@ class OrderLifeModelTest {
       FulfilmentMetrics metrics = new FulfilmentMetrics(MetricsBuilder.builder().withNamespace("Model").withService("model").build());
       this.fulfilment = new OrderFulfilment(new OrderParser(json), new OnceOnlyBooking(records, partner, metrics), metrics,
           MAX_RECEIVES);
-      this.deadLetters = new DeadLetters(this::capturingSqs, Optional.of(DLQ_URL));
+      this.deadLetters = new DeadLetters(this::capturingSqs, Optional.of(DLQ_URL), clock);
     }
 
     private void gate(String step) {
@@ -470,7 +471,7 @@ class OrderLifeModelTest {
         return;
       }
       for (DeadLetterInQueue letter : List.copyOf(dlq)) {
-        DlqSurvey.Entry entry = DlqSurvey.judge(DeadLetter.read(letter.asSqsMessage(), DLQ_RETENTION), record);
+        DeadLetterVerdict entry = DeadLetterVerdict.of(DeadLetter.read(letter.asSqsMessage(), DLQ_RETENTION), record);
         if (entry.drop()) {
           seen.add("a drop");
           trace.add("on-call drops " + letter.id + ": " + entry.why());
@@ -558,10 +559,14 @@ class OrderLifeModelTest {
    */
   private record DeadLetterInQueue(String id, String body, Map<String, MessageAttributeValue> attributes, Instant sentAt,
       boolean rejectedInThisLife) {
+    /** As SQS hands it to a reader: a message the redrive policy moved names the queue it came from. */
     Message asSqsMessage() {
-      return Message.builder().messageId(id).body(body).messageAttributes(attributes)
-          .attributes(Map.of(MessageSystemAttributeName.SENT_TIMESTAMP, Long.toString(sentAt.toEpochMilli())))
-          .build();
+      Map<MessageSystemAttributeName, String> system = new HashMap<>();
+      system.put(MessageSystemAttributeName.SENT_TIMESTAMP, Long.toString(sentAt.toEpochMilli()));
+      if (!rejectedInThisLife) {
+        system.put(MessageSystemAttributeName.DEAD_LETTER_QUEUE_SOURCE_ARN, SOURCE_ARN);
+      }
+      return Message.builder().messageId(id).body(body).messageAttributes(attributes).attributes(system).build();
     }
   }
 

@@ -47,7 +47,7 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters dea
     // A no-op where the JVM has no CRaC (local runs, tests); in Lambda, SnapStart calls it before the snapshot.
     Core.getGlobalContext().register(priming);
     return new Wiring(config, new OrderFulfilment(parser, booking, metrics, config.maxReceiveCount()),
-        new DeadLetters(aws.sqs()::getValue, config.deadLetterQueueUrl()), visibility, metrics, priming);
+        new DeadLetters(aws.sqs()::getValue, config.deadLetterQueueUrl(), Clock.systemUTC()), visibility, metrics, priming);
   }
 
   private static FulfilmentMetrics metricsFor(FunctionConfig config) {

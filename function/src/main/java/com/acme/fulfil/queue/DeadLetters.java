@@ -1,5 +1,6 @@
 package com.acme.fulfil.queue;
 
+import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_AT;
 import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_CLASS;
 import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_REASON;
 import static com.acme.fulfil.timing.DeadLetterAttributes.FIRST_SENT_AT;
@@ -10,6 +11,7 @@ import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.observability.TraceContext;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -28,9 +30,10 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
  * Sends a message that can never succeed straight to the DLQ on its first receive, with why: the
  * original body and message attributes, plus {@code DeadLetterAttributes}: the failure class, the exact
  * reason (field paths and the partner's error code, never the address), the order id, the source
- * message id and when the message was first sent. The message's trace goes with it: its {@code traceparent}
- * is one of its attributes, and its X-Ray header is set again as the system attribute it came as (which
- * SQS lets win over the header of the function's own call, were active tracing on). One partner call for a rejected order instead of five, and the
+ * message id, when the message was first sent and when the failure was judged. The message's trace
+ * goes with it: its {@code traceparent} is one of its attributes, and its X-Ray header is set again as
+ * the system attribute it came as (which SQS lets win over the header of the function's own call,
+ * were active tracing on). One partner call for a rejected order instead of five, and the
  * reason on the message instead of only in the logs. On-call reads them with {@code fulfil-ops dlq} or
  * {@code aws sqs receive-message --message-attribute-names All}.
  */
@@ -41,11 +44,13 @@ public final class DeadLetters {
 
   private final Supplier<SqsClient> sqs;
   private final Optional<String> deadLetterQueueUrl;
+  private final Clock clock;
 
   /** @param deadLetterQueueUrl none where the function was deployed without it: every message then takes the redrive policy's path */
-  public DeadLetters(Supplier<SqsClient> sqs, Optional<String> deadLetterQueueUrl) {
+  public DeadLetters(Supplier<SqsClient> sqs, Optional<String> deadLetterQueueUrl, Clock clock) {
     this.sqs = sqs;
     this.deadLetterQueueUrl = deadLetterQueueUrl;
+    this.clock = clock;
   }
 
   /**
@@ -62,6 +67,8 @@ public final class DeadLetters {
     }
     attributes.put(FAILURE_CLASS, text(rejected.failureClass()));
     attributes.put(FAILURE_REASON, text(rejected.reason()));
+    // Replaces the failure_at of an earlier life, which a redriven message carries in.
+    attributes.put(FAILURE_AT, text(clock.instant().toString()));
     attributes.put(SOURCE_MESSAGE_ID, text(message.getMessageId()));
     if (rejected.orderId() != null && !rejected.orderId().isBlank()) {
       attributes.put(ORDER_ID, text(rejected.orderId()));

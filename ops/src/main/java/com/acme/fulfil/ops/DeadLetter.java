@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Optional;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
@@ -18,9 +19,14 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  *     {@value #RECEIVES_EXHAUSTED} when the redrive policy moved it
  * @param reason the function's reason from the message, or from the logs for a moved message; empty if
  *     neither says
+ * @param labelledAt when the function wrote the failure attributes; empty for a message without them and
+ *     for one labelled before labels were dated
+ * @param movedByRedrivePolicy SQS names the queue the redrive policy moved it from: the function did not
+ *     send this message here, so any label on it was written in an earlier life
  */
 record DeadLetter(Message message, String sourceMessageId, Optional<String> orderId, String failureClass,
-    Optional<String> reason, Instant sentAt, Instant deletedBySqsAt) {
+    Optional<String> reason, Instant sentAt, Instant deletedBySqsAt, Optional<Instant> labelledAt,
+    boolean movedByRedrivePolicy) {
 
   static final String RECEIVES_EXHAUSTED = "receives_exhausted";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -29,8 +35,8 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
     return message.messageId();
   }
 
-  /** A failure the function judged permanent: sending it round again cannot book it. */
-  boolean poison() {
+  /** The function labelled it with a failure it judged permanent, in this life or an earlier one. */
+  boolean labelled() {
     return !RECEIVES_EXHAUSTED.equals(failureClass);
   }
 
@@ -44,7 +50,8 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
         attribute(message, DeadLetterAttributes.ORDER_ID).or(() -> orderIdIn(message.body())),
         failureClass.orElse(RECEIVES_EXHAUSTED),
         attribute(message, DeadLetterAttributes.FAILURE_REASON),
-        sentAt, sentAt.plus(dlqRetention));
+        sentAt, sentAt.plus(dlqRetention), attribute(message, DeadLetterAttributes.FAILURE_AT).flatMap(DeadLetter::instant),
+        message.attributes().containsKey(MessageSystemAttributeName.DEAD_LETTER_QUEUE_SOURCE_ARN));
   }
 
   /**
@@ -60,7 +67,16 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
   }
 
   DeadLetter withReason(Optional<String> found) {
-    return new DeadLetter(message, sourceMessageId, orderId, failureClass, reason.or(() -> found), sentAt, deletedBySqsAt);
+    return new DeadLetter(message, sourceMessageId, orderId, failureClass, reason.or(() -> found), sentAt, deletedBySqsAt,
+        labelledAt, movedByRedrivePolicy);
+  }
+
+  private static Optional<Instant> instant(String text) {
+    try {
+      return Optional.of(Instant.parse(text));
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
   }
 
   private static Optional<String> attribute(Message message, String name) {

@@ -11,6 +11,7 @@ import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchReq
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.awssdk.services.sqs.model.ReceiptHandleIsInvalidException;
 
 /**
  * Reading the DLQ without consuming it: messages are received with a short hold and handed back
@@ -18,7 +19,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  */
 final class DeadLetterQueue {
   /** Long enough to read the whole DLQ before any message comes round again in the same pass. */
-  private static final int HOLD_SECONDS = 60;
+  static final Duration HOLD = Duration.ofSeconds(60);
 
   private final SqsClient sqs;
   private final String url;
@@ -67,8 +68,18 @@ final class DeadLetterQueue {
     return wanted;
   }
 
-  void delete(DeadLetter letter) {
-    sqs.deleteMessage(r -> r.queueUrl(url).receiptHandle(letter.message().receiptHandle()));
+  /**
+   * Deletes the message with the receipt handle it was read with. SQS deletes only with the newest
+   * handle: a message received again since (after this hold ran out) may be refused, or accepted and
+   * kept. False if SQS refused; true says only that it accepted.
+   */
+  boolean delete(DeadLetter letter) {
+    try {
+      sqs.deleteMessage(r -> r.queueUrl(url).receiptHandle(letter.message().receiptHandle()));
+      return true;
+    } catch (ReceiptHandleIsInvalidException e) {
+      return false;
+    }
   }
 
   private List<Message> receiveAll() {
@@ -77,7 +88,7 @@ final class DeadLetterQueue {
     // SQS samples servers on a short poll: keep asking until two polls in a row bring nothing new.
     for (int emptyPolls = 0; emptyPolls < 2; ) {
       List<Message> batch = sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(0)
-          .visibilityTimeout(HOLD_SECONDS)
+          .visibilityTimeout((int) HOLD.toSeconds())
           .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
           .messageAttributeNames("All")).messages();
       int fresh = 0;

@@ -8,11 +8,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code dlq}: every message in the DLQ with its order, why it is there (from its attributes, or from
- * the function's logs for one the redrive policy moved), whether the order is booked already, how long
- * until SQS deletes it, and so whether it should be redriven or dropped.
+ * the function's logs for one the redrive policy moved), what the order's record says, how long until
+ * SQS deletes it, and whether it should be redriven or dropped ({@link DeadLetterVerdict}).
  */
 final class DlqSurvey {
   private final Stack stack;
@@ -23,8 +24,12 @@ final class DlqSurvey {
     this.clock = clock;
   }
 
-  /** One dead letter and what to do with it. */
-  record Entry(DeadLetter letter, boolean orderBooked, boolean drop, String why) {}
+  /** One dead letter, its order's record and what to do with it. */
+  record Entry(DeadLetter letter, Optional<OrderRecord> record, DeadLetterVerdict verdict) {
+    boolean orderBooked() {
+      return record.filter(OrderRecord::booked).isPresent();
+    }
+  }
 
   List<Entry> entries() {
     FunctionLogs logs = new FunctionLogs(stack);
@@ -32,22 +37,10 @@ final class DlqSurvey {
     for (DeadLetter read : new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention()).readAll()) {
       DeadLetter letter = read.reason().isPresent() || !logs.available() ? read
           : read.withReason(logs.lastProblem(read.sourceMessageId(), read.sentAt().minus(Duration.ofDays(14))));
-      entries.add(judge(letter, letter.orderId().flatMap(id -> OrderRecord.read(stack, id))));
+      Optional<OrderRecord> record = letter.orderId().flatMap(id -> OrderRecord.read(stack, id));
+      entries.add(new Entry(letter, record, DeadLetterVerdict.of(letter, record)));
     }
     return entries;
-  }
-
-  /** What on-call should do with one dead letter, given its order's record (if it has one). */
-  static Entry judge(DeadLetter letter, java.util.Optional<OrderRecord> record) {
-    if (record.filter(OrderRecord::booked).isPresent()) {
-      return new Entry(letter, true, true, "its order is booked already: a redrive would only be suppressed");
-    }
-    if (letter.poison()) {
-      return new Entry(letter, false, true, letter.failureClass() + " can never succeed as sent: archive it, then"
-          + " tell the producer (invalid_message) or fix the order with the customer and the partner (partner_rejected)");
-    }
-    return new Entry(letter, false, false, "its tries ran out on a failure that may have passed: redrive it once"
-        + " the cause is fixed");
   }
 
   Report report() {
@@ -66,13 +59,16 @@ final class DlqSurvey {
           : " (for source message " + letter.sourceMessageId() + ")"));
       lines.add("    order    " + letter.orderId().orElse("(no readable order id)")
           + (entry.orderBooked() ? ", booked already" : ", not booked"));
-      lines.add("    class    " + letter.failureClass());
+      lines.add("    class    " + letter.failureClass() + letter.labelledAt().map(at -> " (labelled " + at + ")").orElse(""));
       letter.traceId().ifPresent(trace -> lines.add("    trace    " + trace));
       lines.add("    reason   " + letter.reason().orElse(stack.local()
           ? "(in the function's log lines for message " + letter.sourceMessageId() + ")"
           : "(no WARN or ERROR line found for message " + letter.sourceMessageId() + ")"));
+      entry.record().ifPresent(r -> lines.add("    record   " + r.tries() + " tr" + (r.tries() == 1 ? "y" : "ies")
+          + r.lastTryAt().map(at -> ", the last at " + at).orElse("") + r.lastOutcome().map(o -> ", " + o).orElse("")
+          + r.lastReason().map(why -> ": " + why).orElse("")));
       lines.add("    deleted by SQS in " + human(left) + " (" + letter.deletedBySqsAt() + ")");
-      lines.add("    " + (entry.drop() ? "drop: " : "redrive: ") + entry.why());
+      lines.add("    " + (entry.verdict().drop() ? "drop: " : "redrive: ") + entry.verdict().why());
       ObjectNode item = list.addObject()
           .put("message_id", letter.messageId())
           .put("source_message_id", letter.sourceMessageId())
@@ -80,11 +76,18 @@ final class DlqSurvey {
           .put("order_booked", entry.orderBooked())
           .put("deleted_by_sqs_at", letter.deletedBySqsAt().toString())
           .put("seconds_left", left.toSeconds())
-          .put("action", entry.drop() ? "drop" : "redrive")
-          .put("why", entry.why());
+          .put("action", entry.verdict().drop() ? "drop" : "redrive")
+          .put("why", entry.verdict().why());
       item.put("order_id", letter.orderId().orElse(null));
       item.put("reason", letter.reason().orElse(null));
       item.put("trace_id", letter.traceId().orElse(null));
+      item.put("failure_at", letter.labelledAt().map(Instant::toString).orElse(null));
+      entry.record().ifPresent(r -> {
+        ObjectNode record = item.putObject("record").put("tries", r.tries());
+        record.put("last_try_at", r.lastTryAt().map(Instant::toString).orElse(null));
+        record.put("last_outcome", r.lastOutcome().orElse(null));
+        record.put("last_reason", r.lastReason().orElse(null));
+      });
     }
     return new Report(lines, out, 0);
   }

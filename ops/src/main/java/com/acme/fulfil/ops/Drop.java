@@ -8,18 +8,31 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * {@code drop MESSAGE_ID...}: each message is archived whole (body, system and message attributes) to a
- * file of its own, written and flushed to disk, and only then deleted from the DLQ. An id may be the
- * DLQ message's own or the source message's it stands for.
+ * {@code drop MESSAGE_ID...}: each message is archived whole (body, system attributes, message attributes
+ * with their data types, binary values in base64, as SendMessage takes them back) to a file of its own,
+ * written and flushed to disk, and only then deleted from the DLQ. A message is reported dropped only
+ * once a later receive no longer finds it. An id may be the DLQ message's own or the source message's
+ * it stands for.
  */
 final class Drop {
+  /** Kept back from the read's hold: a delete sent later may meet a message that someone received since. */
+  private static final Duration HOLD_MARGIN = Duration.ofSeconds(10);
+  /** Receives that look for a deleted message, each deleting what it finds with the handle it got. */
+  private static final int CONFIRMATIONS = 3;
+
   private final Stack stack;
   private final Path archive;
   private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -32,38 +45,92 @@ final class Drop {
   Report drop(List<String> messageIds) {
     Set<String> ids = new LinkedHashSet<>(messageIds);
     DeadLetterQueue dlq = new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention());
+    long readAt = System.nanoTime();
     Map<String, DeadLetter> held = dlq.hold(ids);
     List<String> lines = new ArrayList<>();
     ObjectNode out = json.createObjectNode();
     var dropped = out.putArray("dropped");
+    var notDropped = out.putArray("not_dropped");
     var missing = out.putArray("not_found");
+    Map<String, Path> archived = new LinkedHashMap<>();
     for (String id : ids) {
       DeadLetter letter = held.get(id);
       if (letter == null) {
         lines.add("  " + id + ": not in the DLQ (already dropped or redriven?)");
         missing.add(id);
-        continue;
+      } else {
+        archived.put(letter.messageId(), write(letter));
       }
-      Path file = write(letter);
-      dlq.delete(letter);
-      lines.add("  " + id + ": archived to " + file + ", deleted from the DLQ");
-      dropped.addObject().put("message_id", letter.messageId()).put("archive", file.toString());
     }
+    Map<String, String> failures = deleteAndConfirm(dlq, held.values(), readAt);
+    archived.forEach((messageId, file) -> {
+      String failure = failures.get(messageId);
+      if (failure == null) {
+        lines.add("  " + messageId + ": archived to " + file + ", deleted from the DLQ");
+        dropped.addObject().put("message_id", messageId).put("archive", file.toString());
+      } else {
+        lines.add("  " + messageId + ": archived to " + file + ", NOT dropped: " + failure);
+        notDropped.addObject().put("message_id", messageId).put("archive", file.toString()).put("why", failure);
+      }
+    });
     lines.addFirst("dropped " + dropped.size() + " of " + ids.size() + " message(s) from the DLQ of " + stack.description());
-    return new Report(lines, out, missing.isEmpty() ? 0 : 1);
+    return new Report(lines, out, missing.isEmpty() && notDropped.isEmpty() ? 0 : 1);
+  }
+
+  /**
+   * Deletes each message and looks for it again; the messages not shown gone, each with why. A delete
+   * counts only with the newest receipt handle: the read's own while its hold lasts, else the one a
+   * later receive returns. A message that receive does not return either is gone or hidden by another
+   * reader's receive: only a delete sent with a handle known to be the newest tells which.
+   */
+  private Map<String, String> deleteAndConfirm(DeadLetterQueue dlq, Collection<DeadLetter> letters, long readAt) {
+    Set<String> deleted = new HashSet<>();
+    if (System.nanoTime() - readAt < DeadLetterQueue.HOLD.minus(HOLD_MARGIN).toNanos()) {
+      letters.stream().filter(dlq::delete).forEach(letter -> deleted.add(letter.messageId()));
+    }
+    Set<String> pending = new LinkedHashSet<>(letters.stream().map(DeadLetter::messageId).toList());
+    Map<String, String> failures = new LinkedHashMap<>();
+    for (int look = 0; look < CONFIRMATIONS && !pending.isEmpty(); look++) {
+      Map<String, DeadLetter> still = dlq.hold(pending);
+      for (String messageId : List.copyOf(pending)) {
+        DeadLetter again = still.get(messageId);
+        if (again == null) {
+          pending.remove(messageId);
+          if (!deleted.contains(messageId)) {
+            failures.put(messageId, "the read's hold ran out before the delete and another reader holds it now:"
+                + " run drop again in a minute");
+          }
+        } else if (dlq.delete(again)) {
+          deleted.add(messageId);
+        }
+      }
+    }
+    pending.forEach(messageId -> failures.put(messageId, "still in the DLQ after " + CONFIRMATIONS
+        + " deletes: run drop again"));
+    return failures;
   }
 
   private Path write(DeadLetter letter) {
+    Message message = letter.message();
     ObjectNode document = json.createObjectNode()
         .put("message_id", letter.messageId())
         .put("source_message_id", letter.sourceMessageId())
         .put("dlq_url", stack.dlqUrl())
-        .put("body", letter.message().body())
-        .put("md5_of_body", letter.message().md5OfBody());
-    document.set("attributes", json.valueToTree(letter.message().attributesAsStrings()));
+        .put("body", message.body())
+        .put("md5_of_body", message.md5OfBody())
+        .put("md5_of_message_attributes", message.md5OfMessageAttributes());
+    document.set("attributes", json.valueToTree(message.attributesAsStrings()));
+    // SendMessage's own shape, so that the file's message_attributes replay as they are.
     ObjectNode attributes = document.putObject("message_attributes");
-    letter.message().messageAttributes().forEach((name, value) -> attributes.putObject(name)
-        .put("data_type", value.dataType()).put("string_value", value.stringValue()));
+    message.messageAttributes().forEach((name, value) -> {
+      ObjectNode attribute = attributes.putObject(name).put("DataType", value.dataType());
+      if (value.stringValue() != null) {
+        attribute.put("StringValue", value.stringValue());
+      }
+      if (value.binaryValue() != null) {
+        attribute.put("BinaryValue", Base64.getEncoder().encodeToString(value.binaryValue().asByteArray()));
+      }
+    });
     try {
       Files.createDirectories(archive);
       Path file = archive.resolve(letter.messageId() + ".json");

@@ -6,6 +6,8 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import software.amazon.awssdk.services.sqs.model.ListMessageMoveTasksResultEntry;
 
 /**
@@ -17,6 +19,9 @@ import software.amazon.awssdk.services.sqs.model.ListMessageMoveTasksResultEntry
  */
 final class Redrive {
   private static final Duration POLL = Duration.ofSeconds(2);
+  private static final Duration FIRST_LOOK = Duration.ofMillis(250);
+  /** How long a started task may take to appear in ListMessageMoveTasks (eventually consistent). */
+  private static final Duration TASK_LISTED = Duration.ofSeconds(30);
 
   private final Stack stack;
   private final DlqSurvey survey;
@@ -29,7 +34,7 @@ final class Redrive {
 
   Report run(boolean go, boolean includeDroppable, int ratePerSecond, PrintStream progress) throws InterruptedException {
     List<DlqSurvey.Entry> entries = survey.entries();
-    List<DlqSurvey.Entry> drop = entries.stream().filter(DlqSurvey.Entry::drop).toList();
+    List<DlqSurvey.Entry> drop = entries.stream().filter(e -> e.verdict().drop()).toList();
     int moving = includeDroppable ? entries.size() : entries.size() - drop.size();
     List<String> lines = new ArrayList<>();
     ObjectNode out = json.createObjectNode().put("would_move", moving).put("rate_per_second", ratePerSecond);
@@ -38,7 +43,7 @@ final class Redrive {
     lines.add(entries.size() + " message(s) in the DLQ: " + (entries.size() - drop.size()) + " to redrive, " + drop.size()
         + " to drop first; at " + ratePerSecond + " message(s) a second");
     drop.forEach(e -> lines.add("  drop " + e.letter().messageId() + " (" + e.letter().orderId().orElse("no order id")
-        + "): " + e.why()));
+        + "): " + e.verdict().why()));
     if (!drop.isEmpty()) {
       lines.add("  archive and delete them with: ./fulfil-ops drop " + String.join(" ",
           drop.stream().map(e -> e.letter().messageId()).toList()));
@@ -60,9 +65,12 @@ final class Redrive {
     }
     // The destination is named: a message the function sent to the DLQ itself has no source queue of its own.
     String dlqArn = stack.dlqArn();
+    long lastStartedBefore = tasks(dlqArn).stream().map(ListMessageMoveTasksResultEntry::startedTimestamp)
+        .filter(Objects::nonNull).mapToLong(Long::longValue).max()
+        .orElse(Long.MIN_VALUE);
     String taskHandle = stack.aws().sqs().startMessageMoveTask(r -> r.sourceArn(dlqArn).destinationArn(stack.queueArn())
         .maxNumberOfMessagesPerSecond(ratePerSecond)).taskHandle();
-    ListMessageMoveTasksResultEntry task = awaitEnd(dlqArn, taskHandle, progress);
+    ListMessageMoveTasksResultEntry task = awaitEnd(dlqArn, taskHandle, lastStartedBefore, progress);
     lines.add("move task " + task.status() + ": " + task.approximateNumberOfMessagesMoved() + " moved"
         + (task.failureReason() == null ? "" : ", failure: " + task.failureReason())
         + ". Follow them with ./fulfil-ops order ORDER_ID; ./fulfil-ops dlq shows what came back.");
@@ -71,13 +79,31 @@ final class Redrive {
     return new Report(lines, out, "COMPLETED".equals(task.status()) ? 0 : 1);
   }
 
-  private ListMessageMoveTasksResultEntry awaitEnd(String dlqArn, String taskHandle, PrintStream progress)
-      throws InterruptedException {
+  /**
+   * Follows the task until it ends. ListMessageMoveTasks may not list a task yet right after
+   * StartMessageMoveTask answered: it is waited for, with backoff, for at most {@link #TASK_LISTED}.
+   * SQS names a task's handle only while it runs; a task that has ended is ours if it started after
+   * every task listed before ours was started (one task runs on a queue at a time).
+   */
+  private ListMessageMoveTasksResultEntry awaitEnd(String dlqArn, String taskHandle, long lastStartedBefore,
+      PrintStream progress) throws InterruptedException {
+    long listedBy = System.nanoTime() + TASK_LISTED.toNanos();
+    Duration wait = FIRST_LOOK;
     while (true) {
-      List<ListMessageMoveTasksResultEntry> tasks = stack.aws().sqs().listMessageMoveTasks(r -> r.sourceArn(dlqArn)).results();
-      ListMessageMoveTasksResultEntry task = tasks.stream()
-          .filter(t -> taskHandle.equals(t.taskHandle()) || t.taskHandle() == null)
-          .findFirst().orElseGet(tasks::getFirst);
+      Optional<ListMessageMoveTasksResultEntry> listed = tasks(dlqArn).stream()
+          .filter(t -> t.taskHandle() == null ? t.startedTimestamp() != null && t.startedTimestamp() > lastStartedBefore : taskHandle.equals(t.taskHandle()))
+          .findFirst();
+      if (listed.isEmpty()) {
+        if (System.nanoTime() > listedBy) {
+          throw new OpsException("the move task " + taskHandle + " started but SQS has not listed it after "
+              + TASK_LISTED.toSeconds() + " s: see aws sqs list-message-move-tasks --source-arn " + dlqArn);
+        }
+        progress.println("  move task " + taskHandle + " not listed yet");
+        Thread.sleep(wait.toMillis());
+        wait = wait.multipliedBy(2).compareTo(POLL) > 0 ? POLL : wait.multipliedBy(2);
+        continue;
+      }
+      ListMessageMoveTasksResultEntry task = listed.get();
       progress.println("  " + task.status() + ": " + task.approximateNumberOfMessagesMoved() + " of "
           + task.approximateNumberOfMessagesToMove() + " moved");
       if (!"RUNNING".equals(task.status()) && !"CANCELLING".equals(task.status())) {
@@ -85,5 +111,9 @@ final class Redrive {
       }
       Thread.sleep(POLL.toMillis());
     }
+  }
+
+  private List<ListMessageMoveTasksResultEntry> tasks(String dlqArn) {
+    return stack.aws().sqs().listMessageMoveTasks(r -> r.sourceArn(dlqArn)).results();
   }
 }

@@ -21,13 +21,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiPredicate;
+import java.util.function.UnaryOperator;
 
 /**
  * An AWS service endpoint with an outage on demand: a loopback HTTP proxy in front of the backend's
  * real endpoint (DynamoDB, Secrets Manager) that the function is pointed at instead. It forwards every
  * request unchanged, unless a fault is set for the request's operation (its {@code X-Amz-Target}, such
  * as {@code DynamoDB_20120810.UpdateItem}): then it answers 503, optionally after holding the request,
- * and the real service never sees it. Works in front of any backend that has endpoint overrides.
+ * and the real service never sees it. A test may also script answers for an operation: what AWS
+ * documents a service answers in a case an emulator answers otherwise. Works in front of any backend
+ * that has endpoint overrides.
  */
 public final class FaultyEndpoint implements AutoCloseable {
   private static final Set<String> HOP_BY_HOP = Set.of(
@@ -42,6 +45,7 @@ public final class FaultyEndpoint implements AutoCloseable {
   private final HttpServer server;
   private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
   private final Map<String, AtomicInteger> refused = new ConcurrentHashMap<>();
+  private final Map<String, Answer> answers = new ConcurrentHashMap<>();
   private volatile Fault fault = Fault.NONE;
   private volatile CountDownLatch released = new CountDownLatch(1);
 
@@ -56,6 +60,9 @@ public final class FaultyEndpoint implements AutoCloseable {
   private record Fault(BiPredicate<String, String> requests, Duration hold, Answer answer) {
     static final Fault NONE = new Fault((operation, body) -> false, Duration.ZERO, UNAVAILABLE);
   }
+
+  /** A scripted 200 for the next {@code left} requests of one operation, and how many it answered. */
+  private record Answer(AtomicInteger left, AtomicInteger given, UnaryOperator<String> body) {}
 
   private FaultyEndpoint(URI upstream) {
     this.upstream = upstream;
@@ -123,6 +130,20 @@ public final class FaultyEndpoint implements AutoCloseable {
     stalled.countDown();
   }
 
+  /**
+   * The next {@code times} requests for {@code operation} are answered 200 with what {@code answer}
+   * makes of their body (JSON), and never reach the service; {@code answer} may call the service itself.
+   */
+  public void answer(String operation, int times, UnaryOperator<String> answer) {
+    answers.put(operation, new Answer(new AtomicInteger(times), new AtomicInteger(), answer));
+  }
+
+  /** Requests for {@code operation} that got a scripted answer. */
+  public int answered(String operation) {
+    Answer answer = answers.get(operation);
+    return answer == null ? 0 : answer.given().get();
+  }
+
   /** Requests for {@code operation} that got the injected failure instead of the service. */
   public int refused(String operation) {
     AtomicInteger count = refused.get(operation);
@@ -133,6 +154,15 @@ public final class FaultyEndpoint implements AutoCloseable {
     try (exchange) {
       String operation = operation(exchange.getRequestHeaders().getFirst("X-Amz-Target"));
       byte[] body = exchange.getRequestBody().readAllBytes();
+      Answer scripted = answers.get(operation);
+      if (scripted != null && scripted.left().getAndDecrement() > 0) {
+        scripted.given().incrementAndGet();
+        byte[] answer = scripted.body().apply(new String(body, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/x-amz-json-1.0");
+        exchange.sendResponseHeaders(200, answer.length);
+        exchange.getResponseBody().write(answer);
+        return;
+      }
       Fault now = fault;
       if (now.requests().test(operation, new String(body, StandardCharsets.UTF_8))) {
         refused.computeIfAbsent(operation, key -> new AtomicInteger()).incrementAndGet();

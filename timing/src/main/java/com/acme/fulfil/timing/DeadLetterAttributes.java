@@ -16,6 +16,12 @@ public final class DeadLetterAttributes {
   public static final String SOURCE_MESSAGE_ID = "source_message_id";
   /** When the producer first sent the message, ISO-8601 UTC. */
   public static final String FIRST_SENT_AT = "first_sent_at";
+  /**
+   * When the function wrote these attributes, ISO-8601 UTC. They speak only for the message they were
+   * written on: a redrive carries them into the order's next life, where they no longer say why it is
+   * in the DLQ. A message the function sent has a SentTimestamp within seconds of this.
+   */
+  public static final String FAILURE_AT = "failure_at";
 
   private DeadLetterAttributes() {}
 }
