@@ -42,7 +42,7 @@ public final class OnceOnlyBooking {
    * @throws OrderHeldElsewhereException another try holds the order now
    */
   public Booking book(BookingAttempt attempt) {
-    return switch (records.claim(attempt.order().orderId(), attempt.window())) {
+    return switch (records.claim(attempt.order().orderId(), attempt.attemptId(), attempt.window())) {
       case OrderRecords.AlreadyBooked booked -> booked.booking();
       case OrderRecords.HeldElsewhere held -> throw new OrderHeldElsewhereException(held.until());
       case OrderRecords.Claim claim -> bookHolding(claim, attempt);

@@ -4,6 +4,7 @@ import static com.acme.fulfil.timing.OrderRecordLayout.BOOKING;
 import static com.acme.fulfil.timing.OrderRecordLayout.CLAIMED;
 import static com.acme.fulfil.timing.OrderRecordLayout.COMPLETED;
 import static com.acme.fulfil.timing.OrderRecordLayout.EXPIRY;
+import static com.acme.fulfil.timing.OrderRecordLayout.HOLDER;
 import static com.acme.fulfil.timing.OrderRecordLayout.IN_PROGRESS;
 import static com.acme.fulfil.timing.OrderRecordLayout.KEY;
 import static com.acme.fulfil.timing.OrderRecordLayout.LAST_OUTCOME;
@@ -45,7 +46,9 @@ public final class OrderRecords {
   private static final Logger LOG = LoggerFactory.getLogger(OrderRecords.class);
   private static final String CLAIMABLE = "attribute_not_exists(#id) OR #expiry < :now_s"
       + " OR (#status = :in_progress AND #lock < :now_ms)";
-  private static final String HELD_BY_THIS_CLAIM = "#status = :in_progress AND #lock = :ours";
+  // The holder, not the lock's end, names a claim: two tries can reach the same lock end to the
+  // millisecond, and a record deleted under one try can be claimed afresh by another.
+  private static final String HELD_BY_THIS_CLAIM = "#status = :in_progress AND #holder = :ours";
 
   private final DynamoDbClient dynamoDb;
   private final String table;
@@ -74,8 +77,8 @@ public final class OrderRecords {
   /** What a try found when it went to claim its order. */
   public sealed interface ClaimResult {}
 
-  /** This try holds the order until {@code lockExpiryMillis}. */
-  public record Claim(String orderId, String key, long lockExpiryMillis) implements ClaimResult {}
+  /** This try ({@code holder}, its attempt id) holds the order. */
+  public record Claim(String orderId, String key, String holder) implements ClaimResult {}
 
   /** The order is booked: nothing to send. */
   public record AlreadyBooked(Booking booking) implements ClaimResult {}
@@ -83,8 +86,8 @@ public final class OrderRecords {
   /** Another try holds the order until {@code until}. */
   public record HeldElsewhere(Instant until) implements ClaimResult {}
 
-  /** Claims the order for a try that may run until {@code window}'s invocation end. */
-  public ClaimResult claim(String orderId, CallWindow window) {
+  /** Claims the order for the try {@code attemptId}, which may run until {@code window}'s invocation end. */
+  public ClaimResult claim(String orderId, String attemptId, CallWindow window) {
     String key = OrderRecordLayout.keyOf(functionName, orderId);
     Instant now = clock.instant();
     long lockExpiry = window.invocationEnd().plus(lateBookingHold).toEpochMilli();
@@ -93,6 +96,7 @@ public final class OrderRecords {
     values.put(":now_ms", n(now.toEpochMilli()));
     values.put(":in_progress", s(IN_PROGRESS));
     values.put(":lock", n(lockExpiry));
+    values.put(":holder", s(attemptId));
     values.put(":expiry", n(now.plus(recordLifetime).getEpochSecond()));
     values.put(":now", s(now.toString()));
     values.put(":claimed", s(CLAIMED));
@@ -100,14 +104,15 @@ public final class OrderRecords {
     try {
       dynamoDb.updateItem(r -> r.tableName(table).key(key(key))
           .conditionExpression(CLAIMABLE)
-          .updateExpression("SET #status = :in_progress, #lock = :lock, #expiry = :expiry, #try_at = :now,"
+          .updateExpression("SET #status = :in_progress, #lock = :lock, #holder = :holder, #expiry = :expiry, #try_at = :now,"
               + " #outcome = :claimed ADD #tries :one REMOVE #reason, #booking")
-          .expressionAttributeNames(Map.of("#id", KEY, "#expiry", EXPIRY, "#status", STATUS, "#lock", LOCK_EXPIRY,
-              "#try_at", LAST_TRY_AT, "#outcome", LAST_OUTCOME, "#tries", TRIES, "#reason", LAST_REASON,
-              "#booking", BOOKING))
+          .expressionAttributeNames(Map.ofEntries(Map.entry("#id", KEY), Map.entry("#expiry", EXPIRY),
+              Map.entry("#status", STATUS), Map.entry("#lock", LOCK_EXPIRY), Map.entry("#holder", HOLDER),
+              Map.entry("#try_at", LAST_TRY_AT), Map.entry("#outcome", LAST_OUTCOME), Map.entry("#tries", TRIES),
+              Map.entry("#reason", LAST_REASON), Map.entry("#booking", BOOKING)))
           .expressionAttributeValues(values)
           .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-      return new Claim(orderId, key, lockExpiry);
+      return new Claim(orderId, key, attemptId);
     } catch (ConditionalCheckFailedException e) {
       // Not every DynamoDB implementation returns the item with the failure: read it then.
       Map<String, AttributeValue> held = e.hasItem() && !e.item().isEmpty() ? e.item() : read(key);
@@ -130,8 +135,8 @@ public final class OrderRecords {
       dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
           .conditionExpression(HELD_BY_THIS_CLAIM)
           .updateExpression("SET #post_at = :now")
-          .expressionAttributeNames(Map.of("#status", STATUS, "#lock", LOCK_EXPIRY, "#post_at", LAST_POST_AT))
-          .expressionAttributeValues(Map.of(":in_progress", s(IN_PROGRESS), ":ours", n(claim.lockExpiryMillis()),
+          .expressionAttributeNames(Map.of("#status", STATUS, "#holder", HOLDER, "#post_at", LAST_POST_AT))
+          .expressionAttributeValues(Map.of(":in_progress", s(IN_PROGRESS), ":ours", s(claim.holder()),
               ":now", s(clock.instant().toString()))));
       return true;
     } catch (ConditionalCheckFailedException e) {
@@ -147,9 +152,9 @@ public final class OrderRecords {
     Instant now = clock.instant();
     dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
         .updateExpression("SET #status = :completed, #booking = :booking, #expiry = :expiry, #outcome = :outcome"
-            + " REMOVE #reason, #lock")
+            + " REMOVE #reason, #lock, #holder")
         .expressionAttributeNames(Map.of("#status", STATUS, "#booking", BOOKING, "#expiry", EXPIRY,
-            "#outcome", LAST_OUTCOME, "#reason", LAST_REASON, "#lock", LOCK_EXPIRY))
+            "#outcome", LAST_OUTCOME, "#reason", LAST_REASON, "#lock", LOCK_EXPIRY, "#holder", HOLDER))
         .expressionAttributeValues(Map.of(":completed", s(COMPLETED), ":booking", s(json(booking)),
             ":expiry", n(now.plus(recordLifetime).getEpochSecond()),
             ":outcome", s(booking.source().name().toLowerCase()))));
@@ -174,9 +179,9 @@ public final class OrderRecords {
       dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
           .conditionExpression(HELD_BY_THIS_CLAIM)
           .updateExpression("SET #lock = :release_at, #outcome = :outcome, #reason = :reason")
-          .expressionAttributeNames(Map.of("#status", STATUS, "#lock", LOCK_EXPIRY, "#outcome", LAST_OUTCOME,
-              "#reason", LAST_REASON))
-          .expressionAttributeValues(Map.of(":in_progress", s(IN_PROGRESS), ":ours", n(claim.lockExpiryMillis()),
+          .expressionAttributeNames(Map.of("#status", STATUS, "#holder", HOLDER, "#lock", LOCK_EXPIRY,
+              "#outcome", LAST_OUTCOME, "#reason", LAST_REASON))
+          .expressionAttributeValues(Map.of(":in_progress", s(IN_PROGRESS), ":ours", s(claim.holder()),
               ":release_at", n(releaseAt), ":outcome", s(outcome), ":reason", s(reason))));
     } catch (ConditionalCheckFailedException e) {
       // Another try holds the order now; its lock and its story are not ours to change.

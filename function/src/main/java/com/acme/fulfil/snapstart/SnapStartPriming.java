@@ -96,7 +96,7 @@ public final class SnapStartPriming implements Resource {
 
   private void claimAndCompleteTheRecord() {
     // The loopback answers as DynamoDB does for an order nobody has claimed yet.
-    if (!(records.claim(ORDER_ID, new CallWindow(Clock.systemUTC(), CALL_BUDGET::toMillis, Duration.ZERO, CALL_BUDGET, CALL_BUDGET)) instanceof OrderRecords.Claim claim)) {
+    if (!(records.claim(ORDER_ID, "snapstart-priming", new CallWindow(Clock.systemUTC(), CALL_BUDGET::toMillis, Duration.ZERO, CALL_BUDGET, CALL_BUDGET)) instanceof OrderRecords.Claim claim)) {
       throw new IllegalStateException("the loopback did not answer the priming claim as a new order");
     }
     records.beforeBookingRequest(claim);

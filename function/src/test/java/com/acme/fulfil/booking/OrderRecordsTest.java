@@ -60,7 +60,7 @@ class OrderRecordsTest {
   void aNewOrderIsClaimedUntilItsInvocationEndsPlusTheLateBookingHoldUnderItsOneKey() throws Exception {
     Instant invocationEnd = clock.instant().plusSeconds(300);
 
-    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, until(invocationEnd));
+    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, "try-" + UUID.randomUUID(), until(invocationEnd));
 
     String md5 = HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(orderId.getBytes(StandardCharsets.UTF_8)));
     assertThat(claim.key()).isEqualTo("fulfil-order.book#" + md5);
@@ -76,22 +76,22 @@ class OrderRecordsTest {
   @Test
   void aLiveClaimIsNotTakenOverAndSaysUntilWhen() {
     Instant invocationEnd = clock.instant().plusSeconds(300);
-    records.claim(orderId, until(invocationEnd));
+    records.claim(orderId, "try-" + UUID.randomUUID(), until(invocationEnd));
     clock.advance(Duration.ofSeconds(600));
 
-    assertThat(records.claim(orderId, until(clock.instant().plusSeconds(300))))
+    assertThat(records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300))))
         .isEqualTo(new OrderRecords.HeldElsewhere(invocationEnd.plus(HOLD)));
   }
 
   @Test
   void theClaimOfATryKilledAtItsTimeoutIsTakenOverOnlyAfterTheHold() {
     Instant invocationEnd = clock.instant().plusSeconds(300);
-    records.claim(orderId, until(invocationEnd));
+    records.claim(orderId, "try-" + UUID.randomUUID(), until(invocationEnd));
 
     clock.set(invocationEnd.plus(HOLD).minusMillis(1));
-    assertThat(records.claim(orderId, until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.HeldElsewhere.class);
+    assertThat(records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.HeldElsewhere.class);
     clock.set(invocationEnd.plus(HOLD).plusMillis(1));
-    OrderRecords.ClaimResult next = records.claim(orderId, until(clock.instant().plusSeconds(300)));
+    OrderRecords.ClaimResult next = records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)));
 
     assertThat(next).isInstanceOf(OrderRecords.Claim.class);
     assertThat(item().get("tries").n()).isEqualTo("2");
@@ -99,13 +99,13 @@ class OrderRecordsTest {
 
   @Test
   void aBookedOrderIsFoundBookedAndEachDeliveryThatFindsItKeepsTheRecordAliveForTheMessagesLife() {
-    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, until(clock.instant().plusSeconds(300)));
+    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)));
     records.beforeBookingRequest(claim);
     Booking booking = new Booking(orderId, "SHP-1", "TRK-1", "Evri", "https://label", Booking.Source.BOOKED, "try-1");
     records.complete(claim, booking);
     clock.advance(Duration.ofDays(10));
 
-    assertThat(records.claim(orderId, until(clock.instant().plusSeconds(300)))).isEqualTo(new OrderRecords.AlreadyBooked(booking));
+    assertThat(records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)))).isEqualTo(new OrderRecords.AlreadyBooked(booking));
 
     Map<String, AttributeValue> item = item();
     assertThat(item.get("status").s()).isEqualTo("COMPLETED");
@@ -117,42 +117,57 @@ class OrderRecordsTest {
 
   @Test
   void aFailedTryFreesTheOrderAtOnceAndLeavesItsReason() {
-    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, until(clock.instant().plusSeconds(300)));
+    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)));
 
     records.release(claim, "failed", "PartnerUnavailableException: 503 before booking", null);
 
     Map<String, AttributeValue> item = item();
     assertThat(item.get("last_outcome").s()).isEqualTo("failed");
     assertThat(item.get("last_reason").s()).isEqualTo("PartnerUnavailableException: 503 before booking");
-    assertThat(records.claim(orderId, until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.Claim.class);
+    assertThat(records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.Claim.class);
     assertThat(item().get("tries").n()).isEqualTo("2");
     assertThat(item().containsKey("last_reason")).as("a new try starts a new story line").isFalse();
   }
 
   @Test
   void anUnansweredBookingHoldsTheOrderUntilThePartnerCanNoLongerBookForIt() {
-    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, until(clock.instant().plusSeconds(300)));
+    OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)));
     Instant sentAt = clock.instant().plusSeconds(3);
     clock.advance(Duration.ofSeconds(4));
     records.release(claim, "outcome_unknown", "connection closed", sentAt);
 
     clock.set(sentAt.plus(HOLD).minusMillis(1));
-    assertThat(records.claim(orderId, until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.HeldElsewhere.class);
+    assertThat(records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.HeldElsewhere.class);
     clock.set(sentAt.plus(HOLD).plusMillis(1));
-    assertThat(records.claim(orderId, until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.Claim.class);
+    assertThat(records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.Claim.class);
   }
 
   @Test
   void aTryThatOutlivedItsClaimCanNeitherSendNorFreeTheClaimOfTheTryThatTookOver() {
-    OrderRecords.Claim late = (OrderRecords.Claim) records.claim(orderId, until(clock.instant().plusSeconds(1)));
+    OrderRecords.Claim late = (OrderRecords.Claim) records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(1)));
     clock.advance(Duration.ofSeconds(1).plus(HOLD).plusMillis(1));
-    OrderRecords.Claim taker = (OrderRecords.Claim) records.claim(orderId, until(clock.instant().plusSeconds(300)));
+    Instant takerEnd = clock.instant().plusSeconds(300);
+    OrderRecords.Claim taker = (OrderRecords.Claim) records.claim(orderId, "try-" + UUID.randomUUID(), until(takerEnd));
 
     assertThat(records.beforeBookingRequest(late)).as("the late try may not send its booking request").isFalse();
     records.release(late, "failed", "late", null);
 
-    assertThat(item().get("in_progress_expiration").n()).isEqualTo(Long.toString(taker.lockExpiryMillis()));
+    assertThat(item().get("in_progress_expiration").n()).isEqualTo(Long.toString(takerEnd.plus(HOLD).toEpochMilli()));
     assertThat(records.beforeBookingRequest(taker)).isTrue();
+  }
+
+  /** Found by OrderLifeModelTest: two tries of one batch share their invocation's end to the millisecond. */
+  @Test
+  void aTryWhoseRecordVanishedUnderItCanNeitherSendNorFreeTheClaimOfATryWithTheSameDeadline() {
+    Instant end = clock.instant().plusSeconds(300);
+    OrderRecords.Claim first = (OrderRecords.Claim) records.claim(orderId, "try-1", until(end));
+    dynamoDb.deleteItem(r -> r.tableName(TABLE).key(Map.of("id", AttributeValue.fromS(first.key()))));
+    OrderRecords.Claim second = (OrderRecords.Claim) records.claim(orderId, "try-2", until(end));
+
+    assertThat(records.beforeBookingRequest(first)).as("the try whose claim vanished may not send").isFalse();
+    records.release(first, "failed", "its claim vanished", null);
+    assertThat(records.beforeBookingRequest(second)).isTrue();
+    assertThat(item().get("held_by").s()).isEqualTo("try-2");
   }
 
   @Test
@@ -162,7 +177,7 @@ class OrderRecordsTest {
       CyclicBarrier together = new CyclicBarrier(2);
       Callable<OrderRecords.ClaimResult> claim = () -> {
         together.await();
-        return records.claim(order, until(clock.instant().plusSeconds(300)));
+        return records.claim(order, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)));
       };
       try (ExecutorService tries = Executors.newFixedThreadPool(2)) {
         Future<OrderRecords.ClaimResult> first = tries.submit(claim);
@@ -192,9 +207,9 @@ class OrderRecordsTest {
         "status", AttributeValue.fromS("INPROGRESS"), "expiration", AttributeValue.fromN(Long.toString(expiry)),
         "in_progress_expiration", AttributeValue.fromN(Long.toString(lockUntil)))));
 
-    assertThat(records.claim(booked, until(clock.instant().plusSeconds(300)))).isEqualTo(new OrderRecords.AlreadyBooked(
+    assertThat(records.claim(booked, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)))).isEqualTo(new OrderRecords.AlreadyBooked(
         new Booking(booked, "SHP-OLD", "T", "DPD", "https://l", Booking.Source.BOOKED, "old")));
-    assertThat(records.claim(held, until(clock.instant().plusSeconds(300))))
+    assertThat(records.claim(held, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300))))
         .isEqualTo(new OrderRecords.HeldElsewhere(Instant.ofEpochMilli(lockUntil)));
   }
 

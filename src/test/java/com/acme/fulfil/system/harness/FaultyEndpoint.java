@@ -35,9 +35,9 @@ import java.util.function.UnaryOperator;
 public final class FaultyEndpoint implements AutoCloseable {
   private static final Set<String> HOP_BY_HOP = Set.of(
       "host", "connection", "content-length", "expect", "upgrade", "transfer-encoding", "keep-alive", "te", "trailer");
-  private static final Answer UNAVAILABLE = new Answer(503, """
+  private static final Refusal UNAVAILABLE = new Refusal(503, """
       {"__type":"ServiceUnavailable","message":"outage injected by a system test"}""");
-  private static final Answer THROTTLED = new Answer(400, """
+  private static final Refusal THROTTLED = new Refusal(400, """
       {"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",\
       "message":"throttling injected by a system test"}""");
 
@@ -50,14 +50,14 @@ public final class FaultyEndpoint implements AutoCloseable {
   private volatile CountDownLatch released = new CountDownLatch(1);
 
   /** What a failed request is answered. */
-  private record Answer(int status, String body) {
+  private record Refusal(int status, String body) {
     byte[] bytes() {
       return body.getBytes(StandardCharsets.UTF_8);
     }
   }
 
   /** Which requests fail (by operation and body), how long each is held, and what it is answered. */
-  private record Fault(BiPredicate<String, String> requests, Duration hold, Answer answer) {
+  private record Fault(BiPredicate<String, String> requests, Duration hold, Refusal answer) {
     static final Fault NONE = new Fault((operation, body) -> false, Duration.ZERO, UNAVAILABLE);
   }
 

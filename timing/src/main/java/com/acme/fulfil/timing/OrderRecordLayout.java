@@ -20,6 +20,11 @@ public final class OrderRecordLayout {
   public static final String STATUS = "status";
   /** Until when the try that holds the order keeps it, epoch milliseconds. */
   public static final String LOCK_EXPIRY = "in_progress_expiration";
+  /**
+   * The try that holds the order (its attempt id, sent to the partner as X-Request-Id): a claim is
+   * this try's only while this is its id, whatever happened to the record in between.
+   */
+  public static final String HOLDER = "held_by";
   /** The booking, as JSON (order id, shipment id, tracking number, courier, label URL, how it was got). */
   public static final String BOOKING = "data";
   /** How many tries have claimed the order. */
