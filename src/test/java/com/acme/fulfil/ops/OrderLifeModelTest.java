@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -185,7 +186,7 @@ class OrderLifeModelTest {
         public Instant now() {
           return clock.instant();
         }
-      }, CONTRACT_MAXIMUM);
+      }, CONTRACT_MAXIMUM, EnumSet.allOf(ScriptedPartner.LookupAnswer.class));
       ObjectMapper json = new ObjectMapper();
       OrderRecords records = new OrderRecords(flakyDynamoDb(), TABLE, FUNCTION, HOLD, RECORD_LIFETIME, json, clock);
       FulfilmentMetrics metrics = new FulfilmentMetrics(MetricsBuilder.builder().withNamespace("Model").withService("model").build());

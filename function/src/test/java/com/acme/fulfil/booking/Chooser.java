@@ -25,27 +25,14 @@ public interface Chooser {
   /**
    * Stateless model checking by replay: a run asks for a choice among {@code count} options; the first
    * run takes option 0 everywhere, and each later run replays the earlier choices and takes the next
-   * option at the deepest point that has one left, until none has. A prefix fixes the first choices,
-   * so that disjoint parts of the tree can be explored side by side.
+   * option at the deepest point that has one left, until none has.
    */
   public final class Exhaustive implements Chooser {
-    private final int[] prefix;
     private final List<int[]> path = new ArrayList<>();
-    private int fixed;
     private int position;
-
-    public Exhaustive(int... prefix) {
-      this.prefix = prefix;
-    }
 
     @Override
     public int choose(int count) {
-      if (fixed < prefix.length) {
-        if (prefix[fixed] >= count) {
-          throw new IllegalStateException("the prefix chooses option " + prefix[fixed] + " of " + count);
-        }
-        return prefix[fixed++];
-      }
       if (position < path.size()) {
         int[] made = path.get(position++);
         if (made[1] != count) {
@@ -60,7 +47,6 @@ public interface Chooser {
     }
 
     public boolean next() {
-      fixed = 0;
       position = 0;
       while (!path.isEmpty()) {
         int[] last = path.getLast();

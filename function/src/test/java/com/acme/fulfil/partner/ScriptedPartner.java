@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -44,11 +45,13 @@ public final class ScriptedPartner implements PartnerApi {
    */
   private static final List<BookingAnswer> AFTER_KEY_RE_READ =
       List.of(BookingAnswer.CREATED_201, BookingAnswer.UNAUTHORIZED_401, BookingAnswer.CLOSED_BOOKED);
-  private static final List<String> LOOKUP_ANSWERS =
-      List.of("200", "200, another order's shipment listed too", "503");
+
+  /** What a lookup may answer: the order's bookings, those and another order's shipment, or a 503. */
+  public enum LookupAnswer { OK_200, OK_200_ANOTHER_ORDERS_SHIPMENT_LISTED_TOO, UNAVAILABLE_503 }
 
   private final Script script;
   private final Duration contractMaximum;
+  private final List<LookupAnswer> lookupAnswers;
   private final PartnerAnswers answers = new PartnerAnswers(new ObjectMapper());
   private final ObjectMapper json = new ObjectMapper();
   private final List<Shipment> booked = new ArrayList<>();
@@ -56,9 +59,11 @@ public final class ScriptedPartner implements PartnerApi {
   private volatile boolean healthy;
   private int nextShipment = 1;
 
-  public ScriptedPartner(Script script, Duration contractMaximum) {
+  /** @param lookupAnswers the lookup answers the script chooses among, while the partner is unhealthy */
+  public ScriptedPartner(Script script, Duration contractMaximum, Set<LookupAnswer> lookupAnswers) {
     this.script = script;
     this.contractMaximum = contractMaximum;
+    this.lookupAnswers = List.copyOf(lookupAnswers);
   }
 
   /** From now on every request is answered as it should be: 201, lookups 200. */
@@ -162,15 +167,16 @@ public final class ScriptedPartner implements PartnerApi {
   @Override
   public List<Shipment> lookup(String orderId, String requestId, Optional<TraceContext> trace, Deadline deadline) {
     script.gate("GET " + requestId.substring(0, 4));
-    int answer = healthy ? 0 : script.choose("answer to GET", LOOKUP_ANSWERS);
-    if (answer == 2) {
+    LookupAnswer answer = healthy ? LookupAnswer.OK_200
+        : lookupAnswers.get(script.choose("answer to GET", lookupAnswers.stream().map(Enum::name).toList()));
+    if (answer == LookupAnswer.UNAVAILABLE_503) {
       return answers.lookup(orderId, 503, "");
     }
     List<Shipment> listed;
     synchronized (this) {
       listed = new ArrayList<>(booked.stream().filter(s -> s.orderId().equals(orderId)).toList());
     }
-    if (answer == 1) {
+    if (answer == LookupAnswer.OK_200_ANOTHER_ORDERS_SHIPMENT_LISTED_TOO) {
       listed.add(new Shipment("SHP-OTHER", "ORD-SOMEONE-ELSE", "Evri", "T", "https://label"));
     }
     return answers.lookup(orderId, 200, "{\"shipments\":" + write(listed) + "}");

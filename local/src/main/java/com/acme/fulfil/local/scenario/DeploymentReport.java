@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param capacityOrdersPerHour real-world orders an hour the configuration books on a normal partner day
  * @param offeredOrdersPerHour real-world orders an hour the checkout service sent
  * @param backlog the stack's backlog alarm played on the run, for a configuration that has it
+ * @param partnerCalls the requests the partner received: what each order costs it
  */
 public record DeploymentReport(
     String configuration,
@@ -47,7 +48,8 @@ public record DeploymentReport(
     Duration ran,
     long capacityOrdersPerHour,
     long offeredOrdersPerHour,
-    Optional<Backlog> backlog) {
+    Optional<Backlog> backlog,
+    PartnerCalls partnerCalls) {
 
   public DeploymentReport {
     dlqReasons = Collections.unmodifiableMap(new LinkedHashMap<>(dlqReasons));
@@ -58,6 +60,9 @@ public record DeploymentReport(
 
   /** The backlog alarm's threshold, the most orders seen waiting, and when (local) the alarm fired, if it did. */
   public record Backlog(long threshold, int mostWaiting, Optional<Duration> firedAt) {}
+
+  /** Booking requests and lookups the partner received. */
+  public record PartnerCalls(int bookings, int lookups) {}
 
   /** Receives per message for a group of messages: the mean and the most. */
   public record Receives(double mean, int max) {}

@@ -221,7 +221,8 @@ final class DeploymentRun implements AutoCloseable {
         Duration.between(started, Instant.now()),
         standing.deployment().capacity().typicalOrdersPerHour(),
         offeredOrdersPerHour,
-        backlogAlarm.map(alarm -> new DeploymentReport.Backlog(alarm.threshold(), alarm.mostWaiting(), alarm.firedAt())));
+        backlogAlarm.map(alarm -> new DeploymentReport.Backlog(alarm.threshold(), alarm.mostWaiting(), alarm.firedAt())),
+        new DeploymentReport.PartnerCalls(partner.postCount(), partner.lookupCount()));
   }
 
   private Map<String, Instant> dlqArrivals() {

@@ -55,6 +55,8 @@ public final class ReportJson {
     o.put("booked_once", r.bookedOnce());
     o.put("booked_twice_or_more", r.bookedTwiceOrMore());
     o.put("bookings", r.bookings());
+    o.put("partner_booking_requests", r.partnerCalls().bookings());
+    o.put("partner_lookups", r.partnerCalls().lookups());
     if (r.dlq().isPresent()) {
       o.put("dlq", r.dlq().get());
     } else {

@@ -30,6 +30,8 @@ public final class ReportText {
     lines.add(row("booked exactly once", reports, r -> Integer.toString(r.bookedOnce())));
     lines.add(row("booked twice or more", reports, r -> Integer.toString(r.bookedTwiceOrMore())));
     lines.add(row("  couriers booked in all", reports, r -> Integer.toString(r.bookings())));
+    lines.add(row("partner calls: bookings / lookups", reports,
+        r -> r.partnerCalls().bookings() + " / " + r.partnerCalls().lookups()));
     lines.add(row("in the DLQ", reports, r -> r.dlq().map(String::valueOf).orElse("- (no DLQ)")));
     Set<String> reasons = new LinkedHashSet<>();
     reports.forEach(r -> reasons.addAll(r.dlqReasons().keySet()));
