@@ -89,7 +89,7 @@ class OrderLifeModelTest {
   private static final Duration RECORD_LIFETIME = Duration.ofDays(21);
   private static final int MAX_RECEIVES = 5;
   private static final int LIFE_EVENTS = 16;
-  private static final int RUNS = 1_000;
+  private static final int RUNS = 400;
   private static final long SEED = 20261125L;
   private static final String DLQ_URL = "https://sqs.eu-west-1.amazonaws.com/123456789012/orders-to-fulfil-dlq";
   private static final String SOURCE_ARN = "arn:aws:sqs:eu-west-1:123456789012:orders-to-fulfil";
