@@ -55,7 +55,8 @@ class UnknownOutcomeTest {
     SoftAssertions softly = new SoftAssertions();
     messageByOrder.forEach((orderId, messageId) -> {
       softly.assertThat(fulfil.partner().bookingsFor(orderId)).as(orderId + ": bookings").hasSize(1);
-      softly.assertThat(fulfil.invocations().reportedFailures(messageId)).as(orderId + ": the first try failed").isEqualTo(1);
+      // At least the first: a loaded machine can time a later lookup out too before one adopts.
+      softly.assertThat(fulfil.invocations().reportedFailures(messageId)).as(orderId + ": the first try failed").isPositive();
       softly.assertThat(fulfil.invocations().deleted(messageId)).as(orderId + ": deleted after the adoption").isTrue();
       softly.assertThat(fulfil.records().completed(orderId)).as(orderId + ": the booking recorded is the partner's")
           .hasValueSatisfying(record -> assertThat(record.shipmentId())
@@ -85,7 +86,9 @@ class UnknownOutcomeTest {
       String orderId = Orders.newId("ORD-LATE-BOOKING");
       slow.partner().script().forOrder(orderId, 1, new Reaction.BookAfter(scale.toLocal(PARTNER_SLOWEST)));
       String first = slow.send(Orders.body(orderId));
-      Await.until(scale.toLocal(PARTNER_SLOWEST), () -> slow.invocations().reportedFailures(first) > 0);
+      // The try gives up at its deadline, ~10 s local after its invocation began; the poll before it
+      // and the answer after it add to that on a loaded machine.
+      Await.until(scale.toLocal(PARTNER_SLOWEST).multipliedBy(2), () -> slow.invocations().reportedFailures(first) > 0);
 
       String second = slow.send(Orders.body(orderId));
       slow.partner().awaitBookings(orderId, 2, scale.toLocal(PARTNER_SLOWEST));
