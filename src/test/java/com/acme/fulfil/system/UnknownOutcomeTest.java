@@ -55,8 +55,9 @@ class UnknownOutcomeTest {
     SoftAssertions softly = new SoftAssertions();
     messageByOrder.forEach((orderId, messageId) -> {
       softly.assertThat(fulfil.partner().bookingsFor(orderId)).as(orderId + ": bookings").hasSize(1);
-      // At least the first: a loaded machine can time a later lookup out too before one adopts.
-      softly.assertThat(fulfil.invocations().reportedFailures(messageId)).as(orderId + ": the first try failed").isPositive();
+      // At least the first: a loaded machine can time a later lookup out too before one adopts, and
+      // can make Lambda kill a try at its timeout rather than let it report the failure.
+      softly.assertThat(fulfil.invocations().unsuccessfulTries(messageId)).as(orderId + ": the first try failed").isPositive();
       softly.assertThat(fulfil.invocations().deleted(messageId)).as(orderId + ": deleted after the adoption").isTrue();
       softly.assertThat(fulfil.records().completed(orderId)).as(orderId + ": the booking recorded is the partner's")
           .hasValueSatisfying(record -> assertThat(record.shipmentId())
@@ -88,12 +89,12 @@ class UnknownOutcomeTest {
       String first = slow.send(Orders.body(orderId));
       // The try gives up at its deadline, ~10 s local after its invocation began; the poll before it
       // and the answer after it add to that on a loaded machine.
-      Await.until(scale.toLocal(PARTNER_SLOWEST).multipliedBy(2), () -> slow.invocations().reportedFailures(first) > 0);
+      Await.until(scale.toLocal(PARTNER_SLOWEST).multipliedBy(2), () -> slow.invocations().unsuccessfulTries(first) > 0);
 
       String second = slow.send(Orders.body(orderId));
       slow.partner().awaitBookings(orderId, 2, scale.toLocal(PARTNER_SLOWEST));
 
-      assertThat(slow.invocations().reportedFailures(first)).as("the first try gave up on an unanswered booking").isEqualTo(1);
+      assertThat(slow.invocations().unsuccessfulTries(first)).as("the first try gave up on an unanswered booking").isEqualTo(1);
       assertThat(slow.invocations().receives(second)).as("the producer's second message was tried").isPositive();
       assertThat(slow.partner().bookingsFor(orderId)).as("couriers booked for the order").hasSize(1);
     }

@@ -73,6 +73,15 @@ public final class InvocationLog implements MappingListener {
     return runs.stream().filter(run -> run.invocation().reportedFailures().contains(messageId)).count();
   }
 
+  /**
+   * Invocations that held this message and ended without booking it: it listed the message in
+   * batchItemFailures, or Lambda killed it at its timeout (which a loaded machine makes more likely).
+   */
+  public synchronized long unsuccessfulTries(String messageId) {
+    return runs.stream().filter(run -> run.invocation().reportedFailures().contains(messageId)
+        || run.handled(messageId) && run.invocation().outcome() == Invocation.Outcome.TIMED_OUT).count();
+  }
+
   /** Two invocations held this message at the same time: the duplicate delivery really ran concurrently. */
   public synchronized boolean ranConcurrently(String messageId) {
     List<Run> withMessage = runs.stream().filter(run -> run.handled(messageId)).toList();
