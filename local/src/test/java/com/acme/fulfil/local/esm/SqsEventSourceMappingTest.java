@@ -38,7 +38,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
-/** The mapping's Lambda semantics, proven on what ElasticMQ holds afterwards. */
+/**
+ * The mapping's Lambda semantics, proven on what ElasticMQ holds afterwards. Each test owns its queue,
+ * mapping and listener, and waits on SQS's timers, so the tests run side by side (this module's
+ * junit-platform.properties).
+ */
 class SqsEventSourceMappingTest {
   private static final Duration NO_WINDOW = Duration.ZERO;
   private static final Duration LONG_VISIBILITY = Duration.ofSeconds(60);

@@ -16,11 +16,16 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The local runtime runs a function as Lambda does: each environment a JVM under the runtime interface
  * client, fed through the Runtime API. The fixture function's task root is this module's test classes.
+ * Its tests run one at a time: each starts runtime JVMs and times their init and timeouts, which other
+ * tests' JVMs starting beside them would only blur.
  */
+@Execution(ExecutionMode.SAME_THREAD)
 class LocalLambdaTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String HANDLER = "com.acme.fulfil.local.lambda.fixture.FixtureHandler::handleRequest";
