@@ -1,8 +1,10 @@
 package com.acme.fulfil.partner;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,9 +20,15 @@ import java.util.List;
  */
 final class PartnerAnswers {
   private final ObjectMapper json;
+  /**
+   * A body is one JSON document or none: a well-formed list followed by more bytes (a proxy's page after
+   * it, two answers run together) proves nothing, least of all that the order has no booking.
+   */
+  private final ObjectReader documents;
 
   PartnerAnswers(ObjectMapper json) {
     this.json = json;
+    this.documents = json.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   }
 
   /**
@@ -62,7 +70,7 @@ final class PartnerAnswers {
     }
     JsonNode shipments;
     try {
-      shipments = json.readTree(body).path("shipments");
+      shipments = documents.readTree(body).path("shipments");
     } catch (JsonProcessingException e) {
       throw new PartnerUnavailableException("partner answered a lookup with a body that is not JSON", e);
     }
@@ -121,7 +129,7 @@ final class PartnerAnswers {
 
   private Optional<Shipment> readBooking(String orderId, String body) {
     try {
-      return readable(json.readTree(body)).filter(s -> orderId.equals(s.orderId()));
+      return readable(documents.readTree(body)).filter(s -> orderId.equals(s.orderId()));
     } catch (JsonProcessingException e) {
       return Optional.empty();
     }
@@ -147,7 +155,7 @@ final class PartnerAnswers {
   /** The partner's {@code error} code, or null when the body is not the partner's JSON error document. */
   private String partnersError(String body) {
     try {
-      JsonNode error = json.readTree(body).path("error");
+      JsonNode error = documents.readTree(body).path("error");
       return error.isTextual() && !error.asText().isBlank() ? error.asText() : null;
     } catch (JsonProcessingException e) {
       return null;
