@@ -6,6 +6,7 @@ import com.acme.fulfil.partner.PartnerOutcomeUnknownException;
 import com.acme.fulfil.partner.PartnerRejectedException;
 import com.acme.fulfil.partner.Shipment;
 import com.acme.fulfil.partner.ShipmentRequest;
+import com.acme.fulfil.partner.UnreadableBookingException;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -95,6 +96,7 @@ public final class OnceOnlyBooking {
     return switch (failure) {
       case PartnerRejectedException r -> "partner_rejected";
       case PartnerOutcomeUnknownException u -> "outcome_unknown";
+      case UnreadableBookingException u -> "booking_unreadable";
       case NoTimeToBookException n -> "no_time_to_book";
       case OrderHeldElsewhereException h -> "lost_the_claim";
       default -> "failed";

@@ -12,10 +12,11 @@ import java.util.regex.Pattern;
  * differently; anything else is no trace context at all, never an error.
  *
  * @param traceId 32 lowercase hex digits, not all zero
- * @param parentId the sender's span, 16 lowercase hex digits, not all zero
+ * @param parentId the sender's span, 16 lowercase hex digits, not all zero; empty only for an X-Ray
+ *     header that names no parent (the first hop of a trace), since a traceparent always has one
  * @param flags 2 lowercase hex digits; bit 0 is "sampled"
  */
-public record TraceContext(String traceId, String parentId, String flags) {
+public record TraceContext(String traceId, Optional<String> parentId, String flags) {
   /** The message attribute the producer sets, by the W3C header's name (docs/order-message.md). */
   public static final String TRACEPARENT = "traceparent";
   /** The SQS system attribute X-Ray's propagation sets, which Lambda's event carries among the record's attributes. */
@@ -37,7 +38,7 @@ public record TraceContext(String traceId, String parentId, String flags) {
   private static final SecureRandom SPANS = new SecureRandom();
 
   public TraceContext {
-    if (!valid(traceId, parentId, flags)) {
+    if (parentId == null || !valid(traceId, parentId, flags)) {
       throw new IllegalArgumentException("not a W3C trace context: " + traceId + ", " + parentId + ", " + flags);
     }
   }
@@ -59,13 +60,15 @@ public record TraceContext(String traceId, String parentId, String flags) {
     if (version.equals("ff") || (version.equals(VERSION) && parts.group(5) != null)) {
       return Optional.empty();
     }
-    return of(parts.group(2), parts.group(3), parts.group(4));
+    return of(parts.group(2), Optional.of(parts.group(3)), parts.group(4));
   }
 
   /**
    * An X-Ray trace header ({@code Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1}):
    * the root's epoch and unique parts are the W3C trace id's 32 digits, {@code Parent} is the span,
-   * {@code Sampled=1} the sampled flag. Root and Parent are required; other keys ignored.
+   * {@code Sampled=1} the sampled flag. Root is required; Parent is not: X-Ray's own header of a trace's
+   * first hop is {@code Root=...;Sampled=1}, and the requests sent for the order are new spans anyway.
+   * Other keys are ignored.
    */
   public static Optional<TraceContext> fromAwsTraceHeader(String value) {
     if (value == null) {
@@ -88,14 +91,14 @@ public record TraceContext(String traceId, String parentId, String flags) {
         default -> { }
       }
     }
-    if (root == null || parent == null) {
+    if (root == null) {
       return Optional.empty();
     }
     var rootParts = XRAY_ROOT.matcher(root);
     if (!rootParts.matches()) {
       return Optional.empty();
     }
-    return of(rootParts.group(1) + rootParts.group(2), parent, sampled ? "01" : "00");
+    return of(rootParts.group(1) + rootParts.group(2), Optional.ofNullable(parent), sampled ? "01" : "00");
   }
 
   /**
@@ -107,22 +110,22 @@ public record TraceContext(String traceId, String parentId, String flags) {
     do {
       span = SPANS.nextLong();
     } while (span == 0);
-    return new TraceContext(traceId, HexFormat.of().toHexDigits(span), flags);
+    return new TraceContext(traceId, Optional.of(HexFormat.of().toHexDigits(span)), flags);
   }
 
-  /** The {@code traceparent} header value, version 00. */
+  /** The {@code traceparent} header value, version 00: only a context with a parent span has one. */
   public String traceparent() {
-    return VERSION + "-" + traceId + "-" + parentId + "-" + flags;
+    return VERSION + "-" + traceId + "-" + parentId.orElseThrow() + "-" + flags;
   }
 
-  private static Optional<TraceContext> of(String traceId, String parentId, String flags) {
+  private static Optional<TraceContext> of(String traceId, Optional<String> parentId, String flags) {
     return valid(traceId, parentId, flags) ? Optional.of(new TraceContext(traceId, parentId, flags)) : Optional.empty();
   }
 
   /** An all-zero id is the recommendation's "invalid", however well formed. */
-  private static boolean valid(String traceId, String parentId, String flags) {
+  private static boolean valid(String traceId, Optional<String> parentId, String flags) {
     return TRACE_ID.matcher(traceId).matches() && !traceId.equals(ZERO_TRACE)
-        && SPAN_ID.matcher(parentId).matches() && !parentId.equals(ZERO_SPAN)
+        && parentId.map(span -> SPAN_ID.matcher(span).matches() && !span.equals(ZERO_SPAN)).orElse(true)
         && FLAGS.matcher(flags).matches();
   }
 }

@@ -1,10 +1,14 @@
 package com.acme.fulfil.partner;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.List;
 
@@ -16,9 +20,15 @@ import java.util.List;
  */
 final class PartnerAnswers {
   private final ObjectMapper json;
+  /**
+   * A body is one JSON document or none: a well-formed list followed by more bytes (a proxy's page after
+   * it, two answers run together) proves nothing, least of all that the order has no booking.
+   */
+  private final ObjectReader documents;
 
   PartnerAnswers(ObjectMapper json) {
     this.json = json;
+    this.documents = json.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   }
 
   /**
@@ -48,8 +58,11 @@ final class PartnerAnswers {
   }
 
   /**
-   * The answer to {@code GET /v1/shipments?order_id=}: the order's own bookings, oldest first. A lookup
-   * books nothing, so every failure is transient; a shipment of another order is never the order's.
+   * The answer to {@code GET /v1/shipments?order_id=}: the order's own bookings, oldest first, each once.
+   * A lookup books nothing, so every failure is transient; a shipment of another order is never the
+   * order's. Only a well-formed list with nothing of this order's in it proves the order has no booking:
+   * an entry that names no other order and cannot be read is a booking we cannot record and must not
+   * book again ({@link UnreadableBookingException}), unless a readable one of the order's is listed too.
    */
   List<Shipment> lookup(String orderId, int status, String body) {
     if (status != 200) {
@@ -57,41 +70,92 @@ final class PartnerAnswers {
     }
     JsonNode shipments;
     try {
-      shipments = json.readTree(body).path("shipments");
+      shipments = documents.readTree(body).path("shipments");
     } catch (JsonProcessingException e) {
       throw new PartnerUnavailableException("partner answered a lookup with a body that is not JSON", e);
     }
     if (!shipments.isArray()) {
       throw new PartnerUnavailableException("partner answered a lookup without a list of shipments", null);
     }
-    List<Shipment> own = new ArrayList<>();
-    for (JsonNode shipment : shipments) {
-      readable(shipment).filter(s -> orderId.equals(s.orderId())).ifPresent(own::add);
+    Map<String, Shipment> own = new LinkedHashMap<>();
+    List<String> unreadable = new ArrayList<>();
+    for (JsonNode entry : shipments) {
+      if (!anotherOrders(orderId, entry)) {
+        readable(entry).filter(s -> orderId.equals(s.orderId()))
+            .ifPresentOrElse(s -> own.putIfAbsent(s.shipmentId(), s), () -> unreadable.add(defect(entry)));
+      }
     }
-    return List.copyOf(own);
+    if (own.isEmpty() && !unreadable.isEmpty()) {
+      throw new UnreadableBookingException("partner lists " + unreadable.size() + " booking(s) of this order that cannot be read ("
+          + String.join("; ", unreadable) + "); no booking request sent: ask the partner which courier it booked for the order");
+    }
+    return List.copyOf(own.values());
+  }
+
+  /** An entry that names another order is no booking of this one; an entry that names no order may be. */
+  private static boolean anotherOrders(String orderId, JsonNode entry) {
+    JsonNode owner = entry.path("order_id");
+    return owner.isTextual() && !owner.asText().isBlank() && !owner.asText().equals(orderId);
+  }
+
+  /** What makes an entry unreadable, told by JSON types only: the entry may hold anything, personal data too. */
+  private static String defect(JsonNode entry) {
+    if (!entry.isObject()) {
+      return "an entry that is " + kind(entry);
+    }
+    JsonNode id = entry.path("shipment_id");
+    if (!id.isTextual() || id.asText().isBlank()) {
+      return "shipment_id is " + (id.isTextual() ? "blank" : kind(id));
+    }
+    JsonNode owner = entry.path("order_id");
+    if (!owner.isTextual() || owner.asText().isBlank()) {
+      return "order_id is " + (owner.isTextual() ? "blank" : kind(owner));
+    }
+    return "a field of the wrong type";
+  }
+
+  private static String kind(JsonNode node) {
+    return switch (node.getNodeType()) {
+      case MISSING -> "missing";
+      case NULL -> "null";
+      case NUMBER -> "a number";
+      case BOOLEAN -> "a boolean";
+      case ARRAY -> "an array";
+      case STRING -> "a string";
+      case OBJECT, POJO -> "an object";
+      case BINARY -> "binary";
+    };
   }
 
   private Optional<Shipment> readBooking(String orderId, String body) {
     try {
-      return readable(json.readTree(body)).filter(s -> orderId.equals(s.orderId()));
+      return readable(documents.readTree(body)).filter(s -> orderId.equals(s.orderId()));
     } catch (JsonProcessingException e) {
       return Optional.empty();
     }
   }
 
-  /** A shipment with an id and an order, or nothing: a booking we cannot identify is not one to record. */
+  /**
+   * A shipment with an id and an order, its other fields text or absent, or nothing: a booking we cannot
+   * identify is not one to record.
+   */
   private Optional<Shipment> readable(JsonNode node) {
     if (node == null || !node.isObject() || !node.path("shipment_id").isTextual() || !node.path("order_id").isTextual()
         || node.path("shipment_id").asText().isBlank()) {
       return Optional.empty();
     }
-    return Optional.of(json.convertValue(node, Shipment.class));
+    try {
+      return Optional.of(json.convertValue(node, Shipment.class));
+    } catch (IllegalArgumentException wrongType) {
+      // A courier or tracking number that is an object or a list: the partner wrote something else.
+      return Optional.empty();
+    }
   }
 
   /** The partner's {@code error} code, or null when the body is not the partner's JSON error document. */
   private String partnersError(String body) {
     try {
-      JsonNode error = json.readTree(body).path("error");
+      JsonNode error = documents.readTree(body).path("error");
       return error.isTextual() && !error.asText().isBlank() ? error.asText() : null;
     } catch (JsonProcessingException e) {
       return null;

@@ -41,8 +41,12 @@ public final class PartnerClient implements PartnerApi {
   private final ObjectMapper json;
   private final PartnerAnswers answers;
 
+  /**
+   * Whatever {@code http} was built with, every call goes through {@link OneRequestPerCall}: one request
+   * on the wire for each call this client makes.
+   */
   public PartnerClient(OkHttpClient http, URI baseUrl, ApiKeySource keys, ObjectMapper json) {
-    this.http = http;
+    this.http = http.newBuilder().addNetworkInterceptor(new OneRequestPerCall()).build();
     this.shipments = HttpUrl.get(baseUrl.toString()).newBuilder().addPathSegments("v1/shipments").build();
     this.keys = keys;
     this.json = json;
@@ -52,7 +56,8 @@ public final class PartnerClient implements PartnerApi {
   /**
    * An HTTP client fit for calls that legitimately take minutes: no read timeout (the per-call
    * deadline bounds every call) and no silent retry, because OkHttp would otherwise resend a POST on
-   * a broken pooled connection and the partner, which never deduplicates, would book twice. Without
+   * a broken pooled connection and the partner, which never deduplicates, would book twice (the
+   * follow-ups these settings do not reach, {@link PartnerClient} refuses with {@link OneRequestPerCall}). Without
    * that retry, a pooled connection the far end has already closed fails the next call, so idle
    * connections are dropped well before a load balancer's usual 30-60 s idle timeout.
    */
@@ -103,7 +108,7 @@ public final class PartnerClient implements PartnerApi {
     for (boolean refreshed = false; ; refreshed = true) {
       Request.Builder builder = request.get().header(API_KEY, key).header(REQUEST_ID, requestId);
       trace.ifPresent(order -> builder.header(TRACEPARENT, order.child().traceparent()));
-      Request httpRequest = builder.build();
+      Request httpRequest = OneRequestPerCall.ticketed(builder);
       try (Response response = call(httpRequest, deadline)) {
         if (response.code() == 401 && !refreshed) {
           key = keys.refreshAfterRejection(key);

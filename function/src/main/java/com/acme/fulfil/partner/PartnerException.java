@@ -5,7 +5,7 @@ package com.acme.fulfil.partner;
  * everything else is worth retrying later.
  */
 public abstract sealed class PartnerException extends RuntimeException
-    permits PartnerRejectedException, PartnerUnavailableException, PartnerOutcomeUnknownException {
+    permits PartnerRejectedException, PartnerUnavailableException, PartnerOutcomeUnknownException, UnreadableBookingException {
 
   PartnerException(String message, Throwable cause) {
     super(message, cause);

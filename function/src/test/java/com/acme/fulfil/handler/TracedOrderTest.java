@@ -82,6 +82,24 @@ class TracedOrderTest {
   }
 
   @Test
+  void anOrderTracedByAnXRayRootWithoutAParentIsBookedInThatTrace() {
+    // X-Ray's documented header of a trace's first hop: a root and a sampling decision, no parent span yet.
+    String rootOnly = "Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1";
+    String orderId = newOrderId();
+    send(orderId, Map.of(), Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
+        MessageSystemAttributeValue.builder().dataType("String").stringValue(rootOnly).build()));
+    SQSEvent event = harness.receive(1);
+
+    assertThat(failedIds(harness.invoke(event))).isEmpty();
+
+    assertThat(partner.bookingsFor(orderId)).hasSize(1);
+    assertThat(requestsFor(orderId)).extracting(PartnerRequest::method).containsExactly("GET", "POST");
+    assertThat(requestsFor(orderId)).allSatisfy(request ->
+        assertThat(request.traceparent()).as("the partner's requests join the X-Ray trace").hasValueSatisfying(traceparent ->
+            assertThat(traceparent).startsWith("00-5759e988bd862e3fe1be46a994272793-").endsWith("-01")));
+  }
+
+  @Test
   void aMalformedTraceparentIsIgnoredTheOrderBookedAndItsRequestsUntraced() {
     String orderId = newOrderId();
     // An upper-case traceparent: W3C's format is lower case. The X-Ray header beside it is not a fallback.

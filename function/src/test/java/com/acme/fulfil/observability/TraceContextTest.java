@@ -18,15 +18,15 @@ class TraceContextTest {
   @Test
   void theRecommendationsExampleIsReadFieldByField() {
     assertThat(TraceContext.fromTraceparent(W3C_EXAMPLE))
-        .contains(new TraceContext("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", "01"));
+        .contains(new TraceContext("4bf92f3577b34da6a3ce929d0e0e4736", Optional.of("00f067aa0ba902b7"), "01"));
   }
 
   @Test
   void aLaterVersionIsReadForItsFirstFourFieldsAndWhatFollowsADashIsIgnored() {
     assertThat(TraceContext.fromTraceparent("cc-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-09-what-the-future-adds"))
-        .contains(new TraceContext("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", "09"));
+        .contains(new TraceContext("4bf92f3577b34da6a3ce929d0e0e4736", Optional.of("00f067aa0ba902b7"), "09"));
     assertThat(TraceContext.fromTraceparent("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
-        .contains(new TraceContext("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", "01"));
+        .contains(new TraceContext("4bf92f3577b34da6a3ce929d0e0e4736", Optional.of("00f067aa0ba902b7"), "01"));
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
@@ -62,17 +62,26 @@ class TraceContextTest {
   void lambdasAwsTraceHeaderIsTheSameTraceIdWithoutTheVersionAndTheDash() {
     // Lambda's documented SQS event example.
     assertThat(TraceContext.fromAwsTraceHeader("Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"))
-        .contains(new TraceContext("5759e988bd862e3fe1be46a994272793", "53995c3f42cd8ad8", "01"));
+        .contains(new TraceContext("5759e988bd862e3fe1be46a994272793", Optional.of("53995c3f42cd8ad8"), "01"));
     assertThat(TraceContext.fromAwsTraceHeader("Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=0;Lineage=a87bd80c:1"))
-        .contains(new TraceContext("5759e988bd862e3fe1be46a994272793", "53995c3f42cd8ad8", "00"));
+        .contains(new TraceContext("5759e988bd862e3fe1be46a994272793", Optional.of("53995c3f42cd8ad8"), "00"));
     assertThat(TraceContext.fromAwsTraceHeader("Parent=53995c3f42cd8ad8;Root=1-5759e988-bd862e3fe1be46a994272793"))
-        .as("order free, sampling not decided").contains(new TraceContext("5759e988bd862e3fe1be46a994272793", "53995c3f42cd8ad8", "00"));
+        .as("order free, sampling not decided").contains(new TraceContext("5759e988bd862e3fe1be46a994272793", Optional.of("53995c3f42cd8ad8"), "00"));
+  }
+
+  @Test
+  void anXRayRootWithoutAParentIsATraceWhoseRequestsAreNewSpans() {
+    // X-Ray's documented header of a trace's first hop: no parent span yet.
+    TraceContext root = TraceContext.fromAwsTraceHeader("Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1").orElseThrow();
+    assertThat(root).isEqualTo(new TraceContext("5759e988bd862e3fe1be46a994272793", Optional.empty(), "01"));
+    assertThat(TraceContext.fromAwsTraceHeader("Root=1-5759e988-bd862e3fe1be46a994272793")).as("sampling not decided")
+        .contains(new TraceContext("5759e988bd862e3fe1be46a994272793", Optional.empty(), "00"));
+    assertThat(root.child().traceparent()).startsWith("00-5759e988bd862e3fe1be46a994272793-").endsWith("-01");
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
   @ValueSource(strings = {
       "",
-      "Root=1-5759e988-bd862e3fe1be46a994272793", // no parent
       "Parent=53995c3f42cd8ad8;Sampled=1", // no root
       "Root=2-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8", // an unknown root version
       "Root=1-5759e988bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8", // the root's dash missing
@@ -81,7 +90,7 @@ class TraceContextTest {
       "Root=1-5759E988-BD862E3FE1BE46A994272793;Parent=53995c3f42cd8ad8",
       W3C_EXAMPLE,
   })
-  void anAwsTraceHeaderWithoutAReadableRootAndParentIsNoTraceContext(String value) {
+  void anAwsTraceHeaderWithoutAReadableRootOrWithAnUnreadableParentIsNoTraceContext(String value) {
     assertThat(TraceContext.fromAwsTraceHeader(value)).isEmpty();
   }
 
@@ -93,9 +102,9 @@ class TraceContextTest {
       TraceContext child = parent.child();
       assertThat(child.traceId()).isEqualTo(parent.traceId());
       assertThat(child.flags()).isEqualTo(parent.flags());
-      assertThat(child.parentId()).isNotEqualTo(parent.parentId()).matches("[0-9a-f]{16}");
+      assertThat(child.parentId()).isNotEqualTo(parent.parentId()).hasValueSatisfying(span -> assertThat(span).matches("[0-9a-f]{16}"));
       assertThat(TraceContext.fromTraceparent(child.traceparent())).as("a valid traceparent").isEqualTo(Optional.of(child));
-      spans.add(child.parentId());
+      spans.add(child.parentId().orElseThrow());
     }
     assertThat(spans).as("random span ids").hasSize(1_000);
   }
@@ -108,8 +117,8 @@ class TraceContextTest {
 
   @Test
   void theRecordRefusesWhatTheParsersRefuse() {
-    assertThatThrownBy(() -> new TraceContext("0".repeat(32), "00f067aa0ba902b7", "01")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new TraceContext("4bf92f3577b34da6a3ce929d0e0e4736", "short", "01"))
+    assertThatThrownBy(() -> new TraceContext("0".repeat(32), Optional.of("00f067aa0ba902b7"), "01")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new TraceContext("4bf92f3577b34da6a3ce929d0e0e4736", Optional.of("short"), "01"))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

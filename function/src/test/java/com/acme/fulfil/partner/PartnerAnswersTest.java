@@ -23,7 +23,9 @@ class PartnerAnswersTest {
       "201 | null | unknown",
       "201 | {} | unknown",
       "201 | {\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD-2\"} | unknown",
+      "201 | {\"shipment_id\":\"SHP-1\",\"order_id\":\"ORD-1\",\"courier\":[]} | unknown",
       "201 | <html>ok</html> | unknown",
+      "201 | BOOKING} | unknown",
       "400 | {\"error\":\"invalid_request\",\"message\":\"m\"} | permanent",
       "422 | {\"error\":\"address_rejected\",\"message\":\"m\"} | permanent",
       "422 | {\"error\":\"unsupported_destination\"} | permanent",
@@ -44,7 +46,7 @@ class PartnerAnswersTest {
       "418 | ''  | unknown",
       "200 | BOOKING | unknown"})
   void bookingAnswer(int status, String body, String meaning) {
-    String answer = body.equals("BOOKING") ? BOOKING : body;
+    String answer = body.replace("BOOKING", BOOKING);
     switch (meaning) {
       case "booked" -> assertThat(answers.booking(ORDER, status, answer, null, ANSWERED).shipmentId()).isEqualTo("SHP-1");
       case "permanent" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, null, ANSWERED))
@@ -63,7 +65,20 @@ class PartnerAnswersTest {
       "200 | {\"shipments\":[]} | 0",
       "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD-2\"}]} | 0",
       "200 | {\"shipments\":[BOOKING,{\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD-2\"},{}]} | 1",
+      "200 | {\"shipments\":[BOOKING,BOOKING]} | 1",
+      "200 | {\"shipments\":[{\"shipment_id\":42,\"order_id\":\"ORD-1\"}]} | unreadable",
+      "200 | {\"shipments\":[{\"shipment_id\":null,\"order_id\":\"ORD-1\"}]} | unreadable",
+      "200 | {\"shipments\":[{\"shipment_id\":\" \",\"order_id\":\"ORD-1\"}]} | unreadable",
+      "200 | {\"shipments\":[{\"order_id\":\"ORD-1\"}]} | unreadable",
+      "200 | {\"shipments\":[{\"shipment_id\":\"SHP-1\",\"order_id\":\"ORD-1\",\"courier\":{}}]} | unreadable",
+      "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD-2\"},{}]} | unreadable",
+      "200 | {\"shipments\":[7]} | unreadable",
+      "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD-2\"},{\"shipment_id\":9,\"order_id\":\"ORD-2\"}]} | 0",
+      "200 | {\"shipments\":null} | transient",
+      "200 | [] | transient",
       "200 | {} | transient",
+      "200 | {\"shipments\":[]}} | transient",
+      "200 | {\"shipments\":[]} <html></html> | transient",
       "200 | <html></html> | transient",
       "400 | {\"error\":\"invalid_request\"} | transient",
       "422 | {\"error\":\"address_rejected\"} | transient",
@@ -76,6 +91,9 @@ class PartnerAnswersTest {
     String answer = body.replace("BOOKING", BOOKING);
     if (meaning.equals("transient")) {
       assertThatThrownBy(() -> answers.lookup(ORDER, status, answer)).isInstanceOf(PartnerUnavailableException.class);
+    } else if (meaning.equals("unreadable")) {
+      assertThatThrownBy(() -> answers.lookup(ORDER, status, answer)).isInstanceOfSatisfying(UnreadableBookingException.class,
+          e -> assertThat(e.permanent()).isFalse());
     } else {
       assertThat(answers.lookup(ORDER, status, answer)).hasSize(Integer.parseInt(meaning))
           .allSatisfy(shipment -> assertThat(shipment.orderId()).isEqualTo(ORDER));

@@ -26,6 +26,16 @@ final class JsonReply {
     }
   }
 
+  /** A body written exactly as given, under the JSON content type: what a partner having a bad day sends. */
+  void sendAsIs(HttpExchange exchange, int status, String body) throws IOException {
+    byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", contentType);
+    exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
   private byte[] serialise(Object body) {
     try {
       return json.writeValueAsBytes(body);

@@ -118,6 +118,10 @@ final class PartnerHandler implements HttpHandler {
       return;
     }
     Optional<Reaction.Fault> scripted = script.takeForLookup();
+    if (scripted.isPresent() && scripted.get() instanceof Reaction.Listing listing && orderId.isPresent()) {
+      reply.sendAsIs(exchange, 200, listed(orderId.get(), listing));
+      return;
+    }
     if (scripted.isPresent()) {
       answer(exchange, scripted.get(), release);
       return;
@@ -189,10 +193,26 @@ final class PartnerHandler implements HttpHandler {
         reply.send(exchange, 429, Map.of("error", "rate_limited"));
       }
       case Reaction.Rejected(var status, var error, var message) -> reply.send(exchange, status, error(error, message));
+      case Reaction.Answer(var status, var body) -> reply.sendAsIs(exchange, status, body);
+      case Reaction.Listing listing -> reply.send(exchange, 400, error("invalid_request", "a listing answers only a lookup of an order"));
       case Reaction.AnotherOrdersShipment() -> reply.send(exchange, 200, Map.of("shipments", List.of(Map.of(
           "shipment_id", "SHP-OF-ANOTHER-ORDER", "order_id", "ORD-ANOTHER-ORDER", "courier", "DPD",
           "tracking_number", "TRK-ANOTHER", "label_url", "https://partner.example/labels/SHP-OF-ANOTHER-ORDER.pdf"))));
     }
+  }
+
+  private String listed(String orderId, Reaction.Listing listing) throws JsonProcessingException {
+    StringBuilder entries = new StringBuilder();
+    for (String extra : listing.extras()) {
+      entries.append(entries.isEmpty() ? "" : ",").append(extra.replace(Reaction.Listing.ORDER_ID, orderId));
+    }
+    for (Booking booking : ledger.bookingsFor(orderId)) {
+      String entry = json.writeValueAsString(booking.contractBody());
+      for (int copy = listing.duplicates() ? 2 : 1; copy > 0; copy--) {
+        entries.append(entries.isEmpty() ? "" : ",").append(entry);
+      }
+    }
+    return "{\"shipments\":[" + entries + "]}";
   }
 
   private void created(HttpExchange exchange, Booking booking) throws IOException {

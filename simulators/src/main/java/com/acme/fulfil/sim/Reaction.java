@@ -14,7 +14,7 @@ import java.util.Objects;
 public sealed interface Reaction {
 
   /** A reaction that books nothing; the only kind a lookup can be scripted with. */
-  sealed interface Fault extends Reaction permits Hang, Drop, ServerError, RateLimited, Rejected, AnotherOrdersShipment {}
+  sealed interface Fault extends Reaction permits Hang, Drop, ServerError, RateLimited, Rejected, AnotherOrdersShipment, Answer, Listing {}
 
   /** Books after {@code delay} and answers 201: the "answer after the caller gave up" case. */
   record BookAfter(Duration delay) implements Reaction {
@@ -48,6 +48,32 @@ public sealed interface Reaction {
 
   /** Books nothing and answers 200 with a shipment of another order (a lookup gone wrong somewhere). */
   record AnotherOrdersShipment() implements Fault {}
+
+  /**
+   * Books nothing and answers {@code status} with {@code body} exactly as given (JSON or not): an answer
+   * the contract does not promise, from the partner or something in front of it.
+   */
+  record Answer(int status, String body) implements Fault {
+    public Answer {
+      if (status < 200 || status > 599) {
+        throw new IllegalArgumentException("a final HTTP status is 200-599, got " + status);
+      }
+      Objects.requireNonNull(body, "body");
+    }
+  }
+
+  /**
+   * A lookup's answer: 200 listing the order's bookings as the ledger has them, each twice if
+   * {@code duplicates}, after {@code extras}: raw JSON entries in which {@code {order_id}} stands for the
+   * order looked up (another order's shipment, or one of this order's the partner wrote badly).
+   */
+  record Listing(java.util.List<String> extras, boolean duplicates) implements Fault {
+    public static final String ORDER_ID = "{order_id}";
+
+    public Listing {
+      extras = java.util.List.copyOf(extras);
+    }
+  }
 
   /** Books nothing and never answers (held like {@link BookThenHang}). */
   record Hang() implements Fault {}

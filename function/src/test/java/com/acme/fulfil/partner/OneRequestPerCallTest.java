@@ -1,0 +1,133 @@
+package com.acme.fulfil.partner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.acme.fulfil.order.OrderMessage;
+import com.acme.fulfil.order.Parcel;
+import com.acme.fulfil.order.Service;
+import com.acme.fulfil.order.ShipTo;
+import com.acme.fulfil.partner.WirePartner.WireAnswer;
+import com.acme.fulfil.secrets.ApiKeySource;
+import com.acme.fulfil.sim.SecretsManagerEndpoint;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+
+/**
+ * No layer below {@link PartnerClient} puts a second request on the wire for one call, whatever the
+ * answer invites: every status from 100 to 599, with and without {@code Retry-After: 0} (OkHttp's own
+ * retry of a 503), {@code Location} (a redirect) and {@code Connection: close}, to a booking and a
+ * lookup, counted by a raw loopback partner. The one second request is PartnerClient's own, after a
+ * 401: it re-reads the key and sends once more, as the contract says (a 401 books nothing).
+ */
+class OneRequestPerCallTest {
+  private static final String ORDER = "ORD-ONE-REQUEST";
+  private static final ShipmentRequest BOOKING = ShipmentRequest.of(new OrderMessage(ORDER, Instant.parse("2026-11-20T14:03:11Z"),
+      Service.STANDARD, new ShipTo("A Person", "1 A Street", null, "London", "SW1Y 4JH", "GB"), List.of(new Parcel(1200))));
+  private static WirePartner wire;
+  private static SecretsManagerEndpoint secrets;
+  private static SecretsManagerClient secretsClient;
+  private static PartnerClient client;
+
+  @BeforeAll
+  static void start() {
+    wire = WirePartner.start();
+    secrets = SecretsManagerEndpoint.start();
+    secrets.putSecret("key", "key-1");
+    secretsClient = SecretsManagerClient.builder().endpointOverride(secrets.endpoint()).region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+        .httpClient(UrlConnectionHttpClient.create()).build();
+    client = new PartnerClient(PartnerClient.httpClient(), wire.baseUrl(), new ApiKeySource(secretsClient, "key"), new ObjectMapper());
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    wire.close();
+    secrets.close();
+    secretsClient.close();
+  }
+
+  static IntStream statuses() {
+    return IntStream.rangeClosed(100, 599);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("statuses")
+  void oneRequestOnTheWireForEveryAnswer(int status) {
+    for (int headers = 0; headers < 8; headers++) {
+      boolean retryAfter = (headers & 1) != 0;
+      boolean location = (headers & 2) != 0;
+      boolean close = (headers & 4) != 0;
+      WireAnswer answer = answer(status, retryAfter, location, close);
+      String shape = status + (retryAfter ? " Retry-After: 0" : "") + (location ? " Location" : "") + (close ? " Connection: close" : "");
+
+      wire.answerWith(request -> answer);
+      Throwable booking = catchThrowable(() -> client.book(BOOKING, "attempt", Optional.empty(), Deadline.in(Duration.ofSeconds(10))));
+      assertThat(wire.received()).as("requests on the wire for a booking answered " + shape).hasSizeLessThanOrEqualTo(allowed(status));
+      assertThat(booking).as("the booking answered " + shape).isExactlyInstanceOf(expectedForBooking(status));
+
+      wire.answerWith(request -> answer);
+      Throwable lookup = catchThrowable(() -> client.lookup(ORDER, "attempt", Optional.empty(), Deadline.in(Duration.ofSeconds(10))));
+      assertThat(wire.received()).as("requests on the wire for a lookup answered " + shape).hasSizeLessThanOrEqualTo(allowed(status));
+      assertThat(lookup).as("a lookup books nothing: every failure is transient (" + shape + ")")
+          .isExactlyInstanceOf(PartnerUnavailableException.class);
+    }
+  }
+
+  /**
+   * One; two after a 401, PartnerClient's own second call with the key re-read. Fewer happens, here after
+   * a 101 (a switch of protocols nobody asked for): the next call fails on that connection before the
+   * partner reads anything, a lost exchange like any other (an unknown outcome for a booking).
+   */
+  private static int allowed(int status) {
+    return status == 401 ? 2 : 1;
+  }
+
+  /**
+   * docs/partner-api.md's table for an answer with an empty body. A 1xx is never a final answer: the
+   * client waits on for one, and the connection closing instead leaves the booking's outcome unknown.
+   */
+  private static Class<? extends PartnerException> expectedForBooking(int status) {
+    return switch (status) {
+      case 413, 415 -> PartnerRejectedException.class;
+      case 401, 429 -> PartnerUnavailableException.class;
+      default -> PartnerOutcomeUnknownException.class;
+    };
+  }
+
+  /**
+   * The answer's bytes. After a 1xx the partner closes the connection: an informational answer is all
+   * the client gets, and it must not wait on until the deadline.
+   */
+  private static WireAnswer answer(int status, boolean retryAfter, boolean location, boolean close) {
+    StringBuilder head = new StringBuilder("HTTP/1.1 ").append(status).append(" Whatever\r\n");
+    if (retryAfter) {
+      head.append("Retry-After: 0\r\n");
+    }
+    if (location) {
+      head.append("Location: /v1/shipments\r\n");
+    }
+    if (close) {
+      head.append("Connection: close\r\n");
+    }
+    boolean informational = status < 200;
+    if (!informational) {
+      head.append("Content-Length: 0\r\n");
+    }
+    return WireAnswer.of(head.append("\r\n").toString(), close || informational);
+  }
+}

@@ -1,0 +1,84 @@
+package com.acme.fulfil.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.acme.fulfil.local.aws.AwsBackend;
+import com.acme.fulfil.sim.Reaction;
+import com.acme.fulfil.system.backend.OnSelectedBackend;
+import com.acme.fulfil.system.harness.Await;
+import com.acme.fulfil.system.harness.Figures;
+import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
+import com.acme.fulfil.system.harness.FunctionLogLines;
+import com.acme.fulfil.system.harness.IdempotencyRecords;
+import com.acme.fulfil.system.harness.Orders;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The partner's lookup lists a booking of the order that cannot be read: its {@code shipment_id} a
+ * number, null, blank or missing. The order has a booking, so the try must send no booking request;
+ * it cannot record one either, so it fails as a transient failure whose reason on-call finds on the
+ * order's record ({@code ./fulfil-ops order}) and in a log line with the order id.
+ */
+@OnSelectedBackend
+class UnreadableBookingTest {
+
+  @AutoClose
+  private static FulfilOrderUnderTest fulfil;
+
+  @BeforeAll
+  static void deploy(AwsBackend backend) {
+    fulfil = FulfilOrderUnderTest.on(backend, "unreadable-booking").start();
+  }
+
+  @Test
+  void aListedBookingThatCannotBeReadIsNeverBookedAgainAndItsReasonIsOnTheRecord() {
+    Map<String, String> defectByOrder = new LinkedHashMap<>();
+    defectByOrder.put(Orders.newId("ORD-NUMBER-ID"), "\"shipment_id\":42");
+    defectByOrder.put(Orders.newId("ORD-NULL-ID"), "\"shipment_id\":null");
+    defectByOrder.put(Orders.newId("ORD-BLANK-ID"), "\"shipment_id\":\" \"");
+    defectByOrder.put(Orders.newId("ORD-NO-ID"), "\"courier\":\"DPD\"");
+    // Every lookup lists all four entries: the order's own, and three of other orders, no booking of this one.
+    List<String> entries = defectByOrder.entrySet().stream()
+        .map(order -> "{" + order.getValue() + ",\"order_id\":\"" + order.getKey() + "\"}").toList();
+    fulfil.partner().script().nextLookups(Integer.MAX_VALUE, new Reaction.Listing(entries, false));
+
+    defectByOrder.keySet().forEach(orderId -> fulfil.send(Orders.body(orderId)));
+    // A cold function's first lookups can outlast the quick budget's 0.2 s and retry 12 s later: up to
+    // three retries each, well inside the five receives before the DLQ.
+    Duration tries = fulfil.queues().settings().visibilityTimeout().multipliedBy(4);
+    Await.until(tries, () -> defectByOrder.keySet().stream().allMatch(id -> bookingRequestsFor(id) > 0
+        || fulfil.record(id).flatMap(IdempotencyRecords.Record::lastOutcome).filter("booking_unreadable"::equals).isPresent()));
+
+    SoftAssertions softly = new SoftAssertions();
+    defectByOrder.keySet().forEach(orderId -> {
+      softly.assertThat(bookingRequestsFor(orderId)).as(orderId + ": booking requests").isZero();
+      softly.assertThat(fulfil.record(orderId)).as(orderId + ": the record's story").hasValueSatisfying(record -> {
+        assertThat(record.lastOutcome()).contains("booking_unreadable");
+        assertThat(record.lastReason()).hasValueSatisfying(reason -> assertThat(reason).contains("cannot be read", "shipment_id"));
+      });
+      List<JsonNode> lines = FunctionLogLines.where("order_id", orderId);
+      softly.assertThat(lines).as(orderId + ": a log line on-call can find by the order id")
+          .anySatisfy(line -> assertThat(line.path("message").asText()).contains("cannot be read"));
+      softly.assertThat(lines).as(orderId + ": no personal data in its lines")
+          .noneSatisfy(line -> assertThat(line.toString()).contains("Test Customer"));
+    });
+    softly.assertAll();
+    Figures.print("a listed booking the order cannot read: %d orders, %d booking request(s) on their first tries",
+        defectByOrder.size(), defectByOrder.keySet().stream().mapToLong(UnreadableBookingTest::bookingRequestsFor).sum());
+  }
+
+  private static long bookingRequestsFor(String orderId) {
+    return fulfil.partner().requests().stream()
+        .filter(request -> request.method().equals("POST") && request.orderId().equals(Optional.of(orderId)))
+        .count();
+  }
+}
