@@ -23,6 +23,7 @@ import software.amazon.awscdk.services.lambda.MetricsConfig;
 import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.lambda.SnapStartConf;
 import software.amazon.awscdk.services.lambda.Tracing;
+import software.amazon.awscdk.services.lambda.VersionOptions;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSourceProps;
 import software.amazon.awscdk.services.logs.LogGroup;
@@ -104,6 +105,10 @@ public final class FulfilOrderFunction extends Construct {
         .memorySize(deployment.functionMemoryMb())
         .timeout(Duration.seconds(budget.functionTimeout().toSeconds()))
         .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
+        // A version's logical id changes with every code or configuration change; without Retain,
+        // CloudFormation deletes the previous version at the end of each deploy and a rollback (point
+        // live at it, runbook section 10) has nothing to point at. Old versions are deleted by hand.
+        .currentVersionOptions(VersionOptions.builder().removalPolicy(RemovalPolicy.RETAIN).build())
         .role(role)
         .logGroup(logs)
         .environment(environment)

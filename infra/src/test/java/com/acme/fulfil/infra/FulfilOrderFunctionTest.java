@@ -37,6 +37,19 @@ class FulfilOrderFunctionTest {
         "FunctionVersion", Map.of("Fn::GetAtt", List.of(version, "Version")))));
   }
 
+  /**
+   * Each code or configuration change gives the version a new logical id; without a retain policy
+   * CloudFormation deletes the old version while it cleans up the deploy, and the runbook's rollback
+   * (point live at the previous version) finds nothing to point at.
+   */
+  @Test
+  void aDeployKeepsThePreviousVersionsForARollback() {
+    template.hasResource("AWS::Lambda::Version", Map.of(
+        "Properties", Map.of("FunctionName", ref(function)),
+        "DeletionPolicy", "Retain",
+        "UpdateReplacePolicy", "Retain"));
+  }
+
   @Test
   void environmentCarriesTheBudgetTheTableThePartnerAndTheSecret() {
     String table = Synth.logicalId(template, "AWS::DynamoDB::Table", Map.of("TableName", "fulfil-order-idempotency"));
