@@ -87,7 +87,7 @@ class FulfilOpsOnAwsTest {
   void checkNamesADisabledMappingAShortenedTimeoutAMissingAlarmAndAnUnconfirmedSubscription() throws Exception {
     aws.mappingState = "Disabled";
     aws.functionTimeoutSeconds = 30;
-    aws.alarms.remove(AlarmNames.DLQ_NOT_EMPTY);
+    aws.alarms.remove(AlarmNames.DLQ_NEW_MESSAGES);
     aws.subscriptions.set(0, "PendingConfirmation");
 
     OpsRun check = new OpsRun(env, "check");
@@ -95,7 +95,7 @@ class FulfilOpsOnAwsTest {
     assertThat(check.out())
         .contains("the event source mapping a1b2c3d4-5678-90ab-cdef-11111EXAMPLE is Disabled: orders pile up unread")
         .contains("the function's timeout is 30 s, the budget says " + BUDGET.functionTimeout().toSeconds() + " s")
-        .contains("the alarm " + AlarmNames.DLQ_NOT_EMPTY + " is missing")
+        .contains("the alarm " + AlarmNames.DLQ_NEW_MESSAGES + " is missing")
         .contains("nobody is subscribed to " + FakeControlPlane.TOPIC);
     assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(4);
   }

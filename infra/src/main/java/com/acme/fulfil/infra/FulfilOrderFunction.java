@@ -39,7 +39,8 @@ import software.constructs.Construct;
  * to its DLQ.
  */
 public final class FulfilOrderFunction extends Construct {
-  private static final String FUNCTION_NAME = "fulfil-order";
+  static final String FUNCTION_NAME = "fulfil-order";
+  static final String METRICS_NAMESPACE = "FulfilOrder";
   private static final String ALIAS_NAME = "live";
   private static final String HANDLER = "com.acme.fulfil.handler.FulfilOrderHandler::handleRequest";
 
@@ -84,8 +85,9 @@ public final class FulfilOrderFunction extends Construct {
     environment.put(FunctionEnvironment.PARTNER_BASE_URL, deployment.partnerBaseUrl());
     environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, partnerApiKey.getSecretArn());
     environment.put(FunctionEnvironment.DEAD_LETTER_QUEUE_URL, deadLetters.getQueueUrl());
+    environment.put(FunctionEnvironment.LOG_LEVEL, deployment.logLevel());
     environment.put("POWERTOOLS_SERVICE_NAME", FUNCTION_NAME);
-    environment.put("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder");
+    environment.put("POWERTOOLS_METRICS_NAMESPACE", METRICS_NAMESPACE);
     // C1 only, measured (docs/performance.md). On java25 with SnapStart Lambda no longer sets this and
     // leaves the JVM's C1 and C2, on the grounds that compilation then happens while the snapshot is made;
     // but the priming drives the booking path only a few times, far from C2's thresholds, so C2 compiles

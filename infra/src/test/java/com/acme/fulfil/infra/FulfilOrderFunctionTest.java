@@ -42,6 +42,14 @@ class FulfilOrderFunctionTest {
    * CloudFormation deletes the old version while it cleans up the deploy, and the runbook's rollback
    * (point live at the previous version) finds nothing to point at.
    */
+  /** The mapping invokes live's published version: the level is part of it, so cdk.json and a deploy set it. */
+  @Test
+  void theLogLevelComesFromCdkJson() {
+    Template debug = Template.fromStack(Synth.stack(Map.of("logLevel", "DEBUG")));
+    debug.hasResourceProperties("AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order",
+        "Environment", Map.of("Variables", Map.of("FULFIL_LOG_LEVEL", "DEBUG"))));
+  }
+
   @Test
   void aDeployKeepsThePreviousVersionsForARollback() {
     template.hasResource("AWS::Lambda::Version", Map.of(
@@ -69,6 +77,7 @@ class FulfilOrderFunctionTest {
             Map.entry("PARTNER_BASE_URL", Synth.PARTNER_BASE_URL),
             Map.entry("PARTNER_API_KEY_SECRET_ID", ref(secret)),
             Map.entry("DEAD_LETTER_QUEUE_URL", ref(dlq)),
+            Map.entry("FULFIL_LOG_LEVEL", "INFO"),
             Map.entry("POWERTOOLS_SERVICE_NAME", "fulfil-order"),
             Map.entry("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder"),
             // Set explicitly: java25 with SnapStart would otherwise run C2 too (docs/performance.md, measured).
