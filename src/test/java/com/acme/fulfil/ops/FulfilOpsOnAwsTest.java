@@ -10,6 +10,9 @@ import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.timing.AlarmNames;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +22,7 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeNameForSends;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
@@ -34,6 +38,8 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 class FulfilOpsOnAwsTest {
   private static final TimingBudget BUDGET = TimingBudget.defaults();
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The settings every deploy reads, as committed. */
+  private static final Path COMMITTED_SETTINGS = committedSettings();
 
   @AutoClose
   private static FakeControlPlane aws;
@@ -56,6 +62,7 @@ class FulfilOpsOnAwsTest {
         BUDGET, queues.source().arn());
     env = new HashMap<>(connection.functionEnvironment());
     env.putAll(aws.endpoints());
+    env.put(DeployedSettings.FILE_VARIABLE, COMMITTED_SETTINGS.toString());
   }
 
   @BeforeEach
@@ -71,6 +78,67 @@ class FulfilOpsOnAwsTest {
     aws.subscriptions.add(FakeControlPlane.TOPIC + ":0f6c7d1e-oncall");
     aws.metrics.clear();
     aws.mappingMaximumConcurrency = 10;
+    aws.functionMemoryMb = 512;
+    aws.functionLogLevel = "INFO";
+    aws.functionTracing = "PassThrough";
+    aws.alarmThresholds.clear();
+    aws.alarmThresholds.putAll(DeployedSettings.read(COMMITTED_SETTINGS).alarmThresholds());
+    aws.alarmsWithoutOkAction.clear();
+  }
+
+  /**
+   * Everything the stack sets that someone could change in the console, against the committed
+   * infra/cdk.json: the partner's cap on the mapping, the function's memory, log level and tracing,
+   * each alarm's threshold and its OK action. None of it was compared before.
+   */
+  @Test
+  void checkComparesTheMappingsCapTheFunctionAndEveryAlarmWithCdkJson() throws Exception {
+    aws.mappingMaximumConcurrency = 50;
+    aws.functionMemoryMb = 1024;
+    aws.functionLogLevel = "DEBUG";
+    aws.functionTracing = "Active";
+    aws.alarmThresholds.put(AlarmNames.BACKLOG, 5000.0);
+    aws.alarmThresholds.put(AlarmNames.OLDEST_MESSAGE_TOO_OLD, 86_400.0);
+    aws.alarmsWithoutOkAction.add(AlarmNames.DLQ_NEW_MESSAGES);
+
+    OpsRun check = new OpsRun(env, "check");
+    assertThat(check.exitCode()).as(check.out() + check.err()).isEqualTo(1);
+    assertThat(check.out())
+        .contains("the event source mapping's maximum concurrency is 50, infra/cdk.json says 10")
+        .contains("the function's memory is 1024 MB, infra/cdk.json says 512 MB")
+        .contains("the function's FULFIL_LOG_LEVEL is DEBUG, infra/cdk.json says INFO")
+        .contains("the function's tracing is Active, infra/cdk.json says PassThrough")
+        .contains("the alarm " + AlarmNames.BACKLOG + " fires above 5000, infra/cdk.json says above 188")
+        .contains("the alarm " + AlarmNames.OLDEST_MESSAGE_TOO_OLD + " fires above 86400, infra/cdk.json says above 9000")
+        .contains("the alarm " + AlarmNames.DLQ_NEW_MESSAGES + " does not notify " + FakeControlPlane.TOPIC + " when it clears");
+    assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(7);
+  }
+
+  @Test
+  void checkFindsAMappingWhoseCapWasRemoved() throws Exception {
+    aws.mappingMaximumConcurrency = null;
+
+    OpsRun check = new OpsRun(env, "check");
+    assertThat(check.exitCode()).isEqualTo(1);
+    assertThat(check.out()).contains("has no maximum concurrency, infra/cdk.json says 10: nothing caps the partner's calls");
+  }
+
+  /** A deploy reads cdk.json, and so does check: a raised cap there and an old one deployed is drift. */
+  @Test
+  void checkComparesWithTheSettingsCommittedInCdkJsonNotWithDefaults(@TempDir Path dir) throws Exception {
+    ObjectNode cdkJson = (ObjectNode) JSON.readTree(COMMITTED_SETTINGS.toFile());
+    ((ObjectNode) cdkJson.path("context")).put("maxConcurrency", 20);
+    Path raised = dir.resolve("cdk.json");
+    JSON.writeValue(raised.toFile(), cdkJson);
+    Map<String, String> withRaisedCap = new HashMap<>(env);
+    withRaisedCap.put(DeployedSettings.FILE_VARIABLE, raised.toString());
+
+    OpsRun check = new OpsRun(withRaisedCap, "check");
+    assertThat(check.exitCode()).as(check.out() + check.err()).isEqualTo(1);
+    assertThat(check.out())
+        .contains("the event source mapping's maximum concurrency is 10, infra/cdk.json says 20")
+        .contains("the alarm " + AlarmNames.BACKLOG + " fires above 188, infra/cdk.json says above 375");
+    assertThat(JSON.readTree(new OpsRun(withRaisedCap, "check", "--json").out()).path("findings")).hasSize(2);
   }
 
   @Test
@@ -224,6 +292,15 @@ class FulfilOpsOnAwsTest {
     List<Double> longest = new java.util.ArrayList<>(java.util.Collections.nCopies(12, meanDurationMs));
     longest.set(5, longestMs);
     aws.metrics.put("AWS/Lambda Duration Maximum FunctionName=fulfil-order", longest);
+  }
+
+  private static Path committedSettings() {
+    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+      if (Files.isRegularFile(dir.resolve("infra/cdk.json"))) {
+        return dir.resolve("infra/cdk.json");
+      }
+    }
+    throw new IllegalStateException("no infra/cdk.json above " + Path.of("").toAbsolutePath());
   }
 
   @Test
