@@ -207,6 +207,37 @@ class FulfilOpsOnAwsTest {
     assertThat(aws.served).contains("Logs FilterLogEvents");
   }
 
+  /**
+   * A message whose verdict is redrive is a good order that may yet be booked: drop leaves it in the DLQ
+   * unless on-call overrides with a reason, which the archive then keeps beside the verdict.
+   */
+  @Test
+  void dropRefusesAMessageDlqWouldRedriveUnlessForcedWithAReasonWhichTheArchiveKeeps(@TempDir Path archive) throws Exception {
+    String dlqUrl = queues.deadLetter().orElseThrow().url();
+    // As the redrive policy leaves it after five failed receives: no label, so its verdict is redrive.
+    String messageId = sqs.sendMessage(r -> r.queueUrl(dlqUrl).messageBody(
+        "{\"order_id\":\"ORD-OPS-AWS-GOOD-" + UUID.randomUUID().toString().substring(0, 8) + "\"}")).messageId();
+    try {
+      OpsRun refused = new OpsRun(env, "drop", messageId, "--archive", archive.toString());
+      assertThat(refused.exitCode()).as(refused.out() + refused.err()).isEqualTo(1);
+      assertThat(refused.out()).contains(messageId + ": NOT dropped, left in the DLQ: dlq's verdict is redrive");
+      assertThat(archive.resolve(messageId + ".json")).doesNotExist();
+
+      OpsRun noReason = new OpsRun(env, "drop", messageId, "--force");
+      assertThat(noReason.exitCode()).isEqualTo(2);
+      assertThat(noReason.err()).contains("--force and --reason go together");
+
+      OpsRun forced = new OpsRun(env, "drop", messageId, "--force", "--reason", "the customer cancelled the order",
+          "--archive", archive.toString());
+      assertThat(forced.exitCode()).as(forced.out() + forced.err()).isZero();
+      var archived = JSON.readTree(archive.resolve(messageId + ".json").toFile());
+      assertThat(archived.path("dropped_against_verdict_because").asText()).isEqualTo("the customer cancelled the order");
+      assertThat(archived.path("verdict").path("action").asText()).isEqualTo("redrive");
+    } finally {
+      sqs.purgeQueue(r -> r.queueUrl(dlqUrl));
+    }
+  }
+
   @Test
   void orderAndDlqShowTheTraceIdTheOrdersMessageCameIn() throws Exception {
     String dlqUrl = queues.deadLetter().orElseThrow().url();

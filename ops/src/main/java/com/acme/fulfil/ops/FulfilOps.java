@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
@@ -27,7 +28,8 @@ public final class FulfilOps {
                                 --go starts the move and follows it to the end
                                   --rate N (messages a second, default 5), --include-droppable
         drop MESSAGE_ID...      archive each message whole to a file (--archive DIR, default ./dlq-archive),
-                                then delete it from the DLQ
+                                then delete it from the DLQ; one whose dlq verdict is redrive is left there
+                                  --force --reason "WHY": drop it all the same; the archive keeps WHY
         check                   the queue, DLQ, table, mapping, function and alarms against infra/cdk.json,
                                 the settings every deploy reads
         capacity                the last hour's arrivals and invocation durations against what the deployed
@@ -69,7 +71,8 @@ public final class FulfilOps {
         case "dlq" -> new DlqSurvey(stack, clock).report();
         case "redrive" -> new Redrive(stack, new DlqSurvey(stack, clock))
             .run(arguments.flag("--go"), arguments.flag("--include-droppable"), arguments.rate(), err);
-        case "drop" -> new Drop(stack, arguments.archive()).drop(arguments.atLeastOne("MESSAGE_ID"));
+        case "drop" -> new Drop(stack, arguments.archive(), new DlqSurvey(stack, clock), arguments.override())
+            .drop(arguments.atLeastOne("MESSAGE_ID"));
         case "check" -> new DriftCheck(stack).check();
         case "capacity" -> new CapacityCheck(stack, clock).report();
         default -> throw new IllegalStateException(arguments.command());
@@ -94,8 +97,8 @@ public final class FulfilOps {
   /** The command line, parsed once. */
   record Arguments(String command, List<String> positional, List<String> flags, Map<String, String> options) {
     private static final List<String> COMMANDS = List.of("order", "dlq", "redrive", "drop", "check", "capacity", "help");
-    private static final List<String> FLAGS = List.of("--json", "--go", "--dry-run", "--include-droppable");
-    private static final List<String> OPTIONS = List.of("--rate", "--archive", "--stack");
+    private static final List<String> FLAGS = List.of("--json", "--go", "--dry-run", "--include-droppable", "--force");
+    private static final List<String> OPTIONS = List.of("--rate", "--archive", "--stack", "--reason");
 
     static Arguments parse(String[] args) {
       if (args.length == 0 || List.of("-h", "--help").contains(args[0])) {
@@ -125,6 +128,11 @@ public final class FulfilOps {
       if (flags.contains("--go") && flags.contains("--dry-run")) {
         throw new IllegalArgumentException("--go and --dry-run contradict each other");
       }
+      boolean reasoned = options.containsKey("--reason") && !options.get("--reason").isBlank();
+      if (flags.contains("--force") != reasoned) {
+        throw new IllegalArgumentException("--force and --reason go together: --force --reason \"why this order may be"
+            + " lost\" drops a message dlq would redrive, and the archive keeps the reason");
+      }
       return new Arguments(args[0], positional, flags, options);
     }
 
@@ -134,6 +142,11 @@ public final class FulfilOps {
 
     String stack() {
       return options.getOrDefault("--stack", Stack.DEFAULT_STACK);
+    }
+
+    /** On-call's reason to drop against the verdict, given with --force. */
+    Optional<String> override() {
+      return Optional.ofNullable(options.get("--reason")).map(String::strip);
     }
 
     Path archive() {

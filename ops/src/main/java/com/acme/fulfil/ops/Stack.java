@@ -91,7 +91,7 @@ record Stack(
   static Stack resolve(Map<String, String> env, String stackName) {
     String target = env.get(TARGET_VARIABLE);
     if (target == null) {
-      return deployed(env, stackName, DeployedSettings.from(env));
+      return deployed(env, stackName);
     }
     if (!target.equals("local")) {
       throw new OpsException(TARGET_VARIABLE + " is '" + target + "': only ./run-local --serve sets it, to local;"
@@ -119,12 +119,13 @@ record Stack(
         TimingBudget.defaults().scaledDown(scale), Optional.empty(), clients);
   }
 
-  private static Stack deployed(Map<String, String> env, String stackName, DeployedSettings deployedWith) {
+  private static Stack deployed(Map<String, String> env, String stackName) {
     String regionName = env.getOrDefault("AWS_REGION", env.get("AWS_DEFAULT_REGION"));
     if (regionName == null || regionName.isBlank()) {
       throw new OpsException("no AWS region: set AWS_REGION to the stack's region (or, for ./run-local --serve,"
           + " paste the export lines it prints)");
     }
+    DeployedSettings deployedWith = DeployedSettings.from(env);
     Region region = Region.of(regionName);
     AwsCredentialsProvider credentials = credentials(env);
     Map<String, String> outputs;
