@@ -51,7 +51,16 @@ final class FakeControlPlane implements AutoCloseable {
    * (as GetMetricData names a metric); a metric with none answers an empty series, as CloudWatch does.
    */
   final Map<String, List<Double>> metrics = new java.util.concurrent.ConcurrentHashMap<>();
-  volatile int mappingMaximumConcurrency = 10;
+  /** Null: ScalingConfig left out, as Lambda leaves it out of a mapping without a cap. */
+  volatile Integer mappingMaximumConcurrency = 10;
+  volatile int functionMemoryMb = 512;
+  volatile String functionLogLevel = "INFO";
+  /** Lambda's TracingConfig.Mode: PassThrough unless active tracing is on. */
+  volatile String functionTracing = "PassThrough";
+  /** Each alarm's threshold, as DescribeAlarms returns it: the stack's for cdk.json's settings until a test changes one. */
+  final Map<String, Double> alarmThresholds = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Alarms someone took the OK action off. */
+  final List<String> alarmsWithoutOkAction = new CopyOnWriteArrayList<>();
   /** The function's log group, one line per event, as the function writes them. */
   final List<String> logLines = new CopyOnWriteArrayList<>();
 
@@ -128,9 +137,11 @@ final class FakeControlPlane implements AutoCloseable {
   private String functionConfiguration() throws IOException {
     ObjectNode configuration = json.createObjectNode()
         .put("FunctionName", "fulfil-order").put("FunctionArn", ALIAS).put("Runtime", "java21")
-        .put("Timeout", functionTimeoutSeconds).put("MemorySize", 512);
+        .put("Timeout", functionTimeoutSeconds).put("MemorySize", functionMemoryMb);
+    configuration.putObject("TracingConfig").put("Mode", functionTracing);
     ObjectNode variables = configuration.putObject("Environment").putObject("Variables");
     budget.functionEnvironment().forEach(variables::put);
+    variables.put("FULFIL_LOG_LEVEL", functionLogLevel);
     variables.put("PARTNER_BASE_URL", functionPartnerBaseUrl);
     return json.writeValueAsString(configuration);
   }
@@ -150,7 +161,9 @@ final class FakeControlPlane implements AutoCloseable {
     ObjectNode mapping = json.createObjectNode().put("UUID", "a1b2c3d4-5678-90ab-cdef-11111EXAMPLE")
         .put("BatchSize", budget.batchSize()).put("MaximumBatchingWindowInSeconds", budget.batchingWindow().toSeconds())
         .put("EventSourceArn", queueArn).put("FunctionArn", ALIAS).put("State", mappingState);
-    mapping.putObject("ScalingConfig").put("MaximumConcurrency", mappingMaximumConcurrency);
+    if (mappingMaximumConcurrency != null) {
+      mapping.putObject("ScalingConfig").put("MaximumConcurrency", mappingMaximumConcurrency);
+    }
     mapping.putArray("FunctionResponseTypes").add("ReportBatchItemFailures");
     if (!mappingMetrics.isEmpty()) {
       mappingMetrics.forEach(mapping.putObject("MetricsConfig").putArray("Metrics")::add);
@@ -177,7 +190,10 @@ final class FakeControlPlane implements AutoCloseable {
 
   private String describeAlarms() {
     String members = alarms.stream().map(name -> "<member><AlarmName>" + name + "</AlarmName><ActionsEnabled>true</ActionsEnabled>"
-        + "<AlarmActions><member>" + TOPIC + "</member></AlarmActions><StateValue>OK</StateValue></member>")
+        + "<AlarmActions><member>" + TOPIC + "</member></AlarmActions>"
+        + "<OKActions>" + (alarmsWithoutOkAction.contains(name) ? "" : "<member>" + TOPIC + "</member>") + "</OKActions>"
+        + (alarmThresholds.containsKey(name) ? "<Threshold>" + alarmThresholds.get(name) + "</Threshold>" : "")
+        + "<StateValue>OK</StateValue></member>")
         .collect(Collectors.joining());
     return queryAnswer("DescribeAlarms", "http://monitoring.amazonaws.com/doc/2010-08-01/", "<MetricAlarms>" + members + "</MetricAlarms>");
   }

@@ -10,6 +10,9 @@ import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.timing.AlarmNames;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +22,7 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeNameForSends;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
@@ -34,6 +38,8 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 class FulfilOpsOnAwsTest {
   private static final TimingBudget BUDGET = TimingBudget.defaults();
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The settings every deploy reads, as committed. */
+  private static final Path COMMITTED_SETTINGS = committedSettings();
 
   @AutoClose
   private static FakeControlPlane aws;
@@ -56,6 +62,7 @@ class FulfilOpsOnAwsTest {
         BUDGET, queues.source().arn());
     env = new HashMap<>(connection.functionEnvironment());
     env.putAll(aws.endpoints());
+    env.put(DeployedSettings.FILE_VARIABLE, COMMITTED_SETTINGS.toString());
   }
 
   @BeforeEach
@@ -71,6 +78,67 @@ class FulfilOpsOnAwsTest {
     aws.subscriptions.add(FakeControlPlane.TOPIC + ":0f6c7d1e-oncall");
     aws.metrics.clear();
     aws.mappingMaximumConcurrency = 10;
+    aws.functionMemoryMb = 512;
+    aws.functionLogLevel = "INFO";
+    aws.functionTracing = "PassThrough";
+    aws.alarmThresholds.clear();
+    aws.alarmThresholds.putAll(DeployedSettings.read(COMMITTED_SETTINGS).alarmThresholds());
+    aws.alarmsWithoutOkAction.clear();
+  }
+
+  /**
+   * Everything the stack sets that someone could change in the console, against the committed
+   * infra/cdk.json: the partner's cap on the mapping, the function's memory, log level and tracing,
+   * each alarm's threshold and its OK action. None of it was compared before.
+   */
+  @Test
+  void checkComparesTheMappingsCapTheFunctionAndEveryAlarmWithCdkJson() throws Exception {
+    aws.mappingMaximumConcurrency = 50;
+    aws.functionMemoryMb = 1024;
+    aws.functionLogLevel = "DEBUG";
+    aws.functionTracing = "Active";
+    aws.alarmThresholds.put(AlarmNames.BACKLOG, 5000.0);
+    aws.alarmThresholds.put(AlarmNames.OLDEST_MESSAGE_TOO_OLD, 86_400.0);
+    aws.alarmsWithoutOkAction.add(AlarmNames.DLQ_NEW_MESSAGES);
+
+    OpsRun check = new OpsRun(env, "check");
+    assertThat(check.exitCode()).as(check.out() + check.err()).isEqualTo(1);
+    assertThat(check.out())
+        .contains("the event source mapping's maximum concurrency is 50, infra/cdk.json says 10")
+        .contains("the function's memory is 1024 MB, infra/cdk.json says 512 MB")
+        .contains("the function's FULFIL_LOG_LEVEL is DEBUG, infra/cdk.json says INFO")
+        .contains("the function's tracing is Active, infra/cdk.json says PassThrough")
+        .contains("the alarm " + AlarmNames.BACKLOG + " fires above 5000, infra/cdk.json says above 188")
+        .contains("the alarm " + AlarmNames.OLDEST_MESSAGE_TOO_OLD + " fires above 86400, infra/cdk.json says above 9000")
+        .contains("the alarm " + AlarmNames.DLQ_NEW_MESSAGES + " does not notify " + FakeControlPlane.TOPIC + " when it clears");
+    assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(7);
+  }
+
+  @Test
+  void checkFindsAMappingWhoseCapWasRemoved() throws Exception {
+    aws.mappingMaximumConcurrency = null;
+
+    OpsRun check = new OpsRun(env, "check");
+    assertThat(check.exitCode()).isEqualTo(1);
+    assertThat(check.out()).contains("has no maximum concurrency, infra/cdk.json says 10: nothing caps the partner's calls");
+  }
+
+  /** A deploy reads cdk.json, and so does check: a raised cap there and an old one deployed is drift. */
+  @Test
+  void checkComparesWithTheSettingsCommittedInCdkJsonNotWithDefaults(@TempDir Path dir) throws Exception {
+    ObjectNode cdkJson = (ObjectNode) JSON.readTree(COMMITTED_SETTINGS.toFile());
+    ((ObjectNode) cdkJson.path("context")).put("maxConcurrency", 20);
+    Path raised = dir.resolve("cdk.json");
+    JSON.writeValue(raised.toFile(), cdkJson);
+    Map<String, String> withRaisedCap = new HashMap<>(env);
+    withRaisedCap.put(DeployedSettings.FILE_VARIABLE, raised.toString());
+
+    OpsRun check = new OpsRun(withRaisedCap, "check");
+    assertThat(check.exitCode()).as(check.out() + check.err()).isEqualTo(1);
+    assertThat(check.out())
+        .contains("the event source mapping's maximum concurrency is 10, infra/cdk.json says 20")
+        .contains("the alarm " + AlarmNames.BACKLOG + " fires above 188, infra/cdk.json says above 375");
+    assertThat(JSON.readTree(new OpsRun(withRaisedCap, "check", "--json").out()).path("findings")).hasSize(2);
   }
 
   @Test
@@ -87,7 +155,7 @@ class FulfilOpsOnAwsTest {
   void checkNamesADisabledMappingAShortenedTimeoutAMissingAlarmAndAnUnconfirmedSubscription() throws Exception {
     aws.mappingState = "Disabled";
     aws.functionTimeoutSeconds = 30;
-    aws.alarms.remove(AlarmNames.DLQ_NOT_EMPTY);
+    aws.alarms.remove(AlarmNames.DLQ_NEW_MESSAGES);
     aws.subscriptions.set(0, "PendingConfirmation");
 
     OpsRun check = new OpsRun(env, "check");
@@ -95,7 +163,7 @@ class FulfilOpsOnAwsTest {
     assertThat(check.out())
         .contains("the event source mapping a1b2c3d4-5678-90ab-cdef-11111EXAMPLE is Disabled: orders pile up unread")
         .contains("the function's timeout is 30 s, the budget says " + BUDGET.functionTimeout().toSeconds() + " s")
-        .contains("the alarm " + AlarmNames.DLQ_NOT_EMPTY + " is missing")
+        .contains("the alarm " + AlarmNames.DLQ_NEW_MESSAGES + " is missing")
         .contains("nobody is subscribed to " + FakeControlPlane.TOPIC);
     assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(4);
   }
@@ -137,6 +205,37 @@ class FulfilOpsOnAwsTest {
     assertThat(letter.path("reason").asText()).isEqualTo("partner unavailable: partner answered 503 to a lookup");
     assertThat(letter.path("action").asText()).isEqualTo("redrive");
     assertThat(aws.served).contains("Logs FilterLogEvents");
+  }
+
+  /**
+   * A message whose verdict is redrive is a good order that may yet be booked: drop leaves it in the DLQ
+   * unless on-call overrides with a reason, which the archive then keeps beside the verdict.
+   */
+  @Test
+  void dropRefusesAMessageDlqWouldRedriveUnlessForcedWithAReasonWhichTheArchiveKeeps(@TempDir Path archive) throws Exception {
+    String dlqUrl = queues.deadLetter().orElseThrow().url();
+    // As the redrive policy leaves it after five failed receives: no label, so its verdict is redrive.
+    String messageId = sqs.sendMessage(r -> r.queueUrl(dlqUrl).messageBody(
+        "{\"order_id\":\"ORD-OPS-AWS-GOOD-" + UUID.randomUUID().toString().substring(0, 8) + "\"}")).messageId();
+    try {
+      OpsRun refused = new OpsRun(env, "drop", messageId, "--archive", archive.toString());
+      assertThat(refused.exitCode()).as(refused.out() + refused.err()).isEqualTo(1);
+      assertThat(refused.out()).contains(messageId + ": NOT dropped, left in the DLQ: dlq's verdict is redrive");
+      assertThat(archive.resolve(messageId + ".json")).doesNotExist();
+
+      OpsRun noReason = new OpsRun(env, "drop", messageId, "--force");
+      assertThat(noReason.exitCode()).isEqualTo(2);
+      assertThat(noReason.err()).contains("--force and --reason go together");
+
+      OpsRun forced = new OpsRun(env, "drop", messageId, "--force", "--reason", "the customer cancelled the order",
+          "--archive", archive.toString());
+      assertThat(forced.exitCode()).as(forced.out() + forced.err()).isZero();
+      var archived = JSON.readTree(archive.resolve(messageId + ".json").toFile());
+      assertThat(archived.path("dropped_against_verdict_because").asText()).isEqualTo("the customer cancelled the order");
+      assertThat(archived.path("verdict").path("action").asText()).isEqualTo("redrive");
+    } finally {
+      sqs.purgeQueue(r -> r.queueUrl(dlqUrl));
+    }
   }
 
   @Test
@@ -224,6 +323,15 @@ class FulfilOpsOnAwsTest {
     List<Double> longest = new java.util.ArrayList<>(java.util.Collections.nCopies(12, meanDurationMs));
     longest.set(5, longestMs);
     aws.metrics.put("AWS/Lambda Duration Maximum FunctionName=fulfil-order", longest);
+  }
+
+  private static Path committedSettings() {
+    for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+      if (Files.isRegularFile(dir.resolve("infra/cdk.json"))) {
+        return dir.resolve("infra/cdk.json");
+      }
+    }
+    throw new IllegalStateException("no infra/cdk.json above " + Path.of("").toAbsolutePath());
   }
 
   @Test

@@ -195,7 +195,9 @@ class FulfilOpsTest {
         fulfil.sqs().receiveMessage(r -> r.queueUrl(dlqUrl).visibilityTimeout(0));
         return "{}";
       });
-      drop = new OpsRun(through(sqs), "drop", "--archive", archive.toString(), messageId);
+      // Unlabelled, so dlq would redrive it: dropping it takes on-call's explicit reason.
+      drop = new OpsRun(through(sqs), "drop", "--archive", archive.toString(), messageId, "--force", "--reason",
+          "the order was sent again under a new id");
       assertThat(sqs.answered("DeleteMessage")).as("the stale delete answered as AWS does").isEqualTo(1);
     }
     assertThat(drop.exitCode()).as(drop.out() + drop.err()).isZero();
@@ -300,10 +302,35 @@ class FulfilOpsTest {
     OpsRun noRegion = new OpsRun(Map.of(), "check");
     assertThat(noRegion.exitCode()).isEqualTo(2);
     assertThat(noRegion.err()).contains("no AWS region");
-    OpsRun missingVariable = new OpsRun(Map.of("QUEUE_URL", "http://127.0.0.1:1/q"), "dlq");
+    OpsRun missingVariable = new OpsRun(Map.of("FULFIL_OPS_STACK", "local", "QUEUE_URL", "http://127.0.0.1:1/q"), "dlq");
     assertThat(missingVariable.err()).contains("DLQ_URL is not");
     assertThat(run("order").err()).contains("order takes one ORDER_ID");
     assertThat(run("redrive", "--rate", "0").err()).contains("--rate takes messages a second from 1 to 500");
+  }
+
+  /**
+   * Runbook section 1 sets QUEUE_URL to the deployed queue; exported, it once switched ./fulfil-ops to
+   * local mode against AWS's own SQS. Only the variable ./run-local --serve prints selects the local stack.
+   */
+  @Test
+  void aQueueUrlInTheShellNeverSwitchesToTheLocalStack() throws Exception {
+    OpsRun deployedQueue = new OpsRun(Map.of("QUEUE_URL", "https://sqs.eu-west-1.amazonaws.com/123456789012/orders-to-fulfil",
+        "DLQ_URL", "https://sqs.eu-west-1.amazonaws.com/123456789012/orders-to-fulfil-dlq"), "dlq");
+    assertThat(deployedQueue.exitCode()).isEqualTo(2);
+    assertThat(deployedQueue.err()).contains("no AWS region").doesNotContain("local stack");
+  }
+
+  @Test
+  void theLocalStackIsRefusedWhereAnyOfItsEndpointsIsNotALoopbackAddress() throws Exception {
+    Map<String, String> pointedAtAws = new java.util.HashMap<>(env);
+    pointedAtAws.put(AwsConnection.ENDPOINT_SQS, "https://sqs.eu-west-1.amazonaws.com");
+    OpsRun refused = new OpsRun(pointedAtAws, "dlq");
+    assertThat(refused.exitCode()).isEqualTo(2);
+    assertThat(refused.err()).contains(AwsConnection.ENDPOINT_SQS + " is https://sqs.eu-west-1.amazonaws.com, not a loopback address");
+
+    Map<String, String> noEndpoint = new java.util.HashMap<>(env);
+    noEndpoint.remove(AwsConnection.ENDPOINT_DYNAMODB);
+    assertThat(new OpsRun(noEndpoint, "dlq").err()).contains(AwsConnection.ENDPOINT_DYNAMODB + " is not set");
   }
 
   private static JsonNode json(String... args) throws Exception {

@@ -10,6 +10,7 @@ import com.acme.fulfil.local.aws.QueueRef;
 import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.local.scenario.RunbookEnvironment;
 import com.acme.fulfil.sim.SimulatedPartner;
+import com.acme.fulfil.timing.DeadLetterAttributes;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -142,14 +143,21 @@ class RunbookCommandsTest {
   }
 
   /**
-   * A poison message and an order the partner refuses, each received as often as the redrive policy
-   * allows (what five failed tries of the function do), so SQS has moved both into the DLQ. The reader
+   * A poison message the function sent to the DLQ with its label, and an order the partner refuses,
+   * received as often as the redrive policy allows (what five failed tries of the function do), so SQS
+   * has moved it into the DLQ. The reader
    * investigates and redrives the refused order and drops the poison message.
    */
   private void twoOrdersFailIntoTheDlq() {
     // Section 11's drill, run before section 14, leaves its orders in the queue: start from a quiet one.
     sqs.purgeQueue(r -> r.queueUrl(queues.source().url()));
-    String poison = sqs.sendMessage(r -> r.queueUrl(queues.source().url()).messageBody(POISON_BODY)).messageId();
+    // The poison as the function dead-letters it on its first receive: labelled, so dlq's verdict is drop.
+    String poison = sqs.sendMessage(r -> r.queueUrl(deadLetters().url()).messageBody(POISON_BODY).messageAttributes(Map.of(
+        DeadLetterAttributes.FAILURE_CLASS, text("invalid_message"),
+        DeadLetterAttributes.FAILURE_REASON, text("invalid order message: service: must be one of standard, express"),
+        DeadLetterAttributes.FAILURE_AT, text(java.time.Instant.now().toString()),
+        DeadLetterAttributes.SOURCE_MESSAGE_ID, text(java.util.UUID.randomUUID().toString()),
+        DeadLetterAttributes.ORDER_ID, text("ORD-RUNBOOK-0001")))).messageId();
     String rejected = sqs.sendMessage(r -> r.queueUrl(queues.source().url()).messageBody(REJECTED_BODY)).messageId();
     for (int receives = 0; receives < 20 && QueueDepth.of(sqs, deadLetters()).total() < 2; receives++) {
       sqs.receiveMessage(r -> r.queueUrl(queues.source().url()).maxNumberOfMessages(10).visibilityTimeout(0));
@@ -215,6 +223,10 @@ class RunbookCommandsTest {
   private void drillSentItsThreeMessages() {
     assertThat(QueueDepth.of(sqs, queues.source()).total()).as("orders-to-fulfil after the drill's sends")
         .isEqualTo(depthBeforeDrill + 3);
+  }
+
+  private static software.amazon.awssdk.services.sqs.model.MessageAttributeValue text(String value) {
+    return software.amazon.awssdk.services.sqs.model.MessageAttributeValue.builder().dataType("String").stringValue(value).build();
   }
 
   private QueueRef deadLetters() {

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.assertj.core.api.SoftAssertions;
@@ -145,6 +146,23 @@ class PoisonMessageTest {
   }
 
   /**
+   * A redrive moves a labelled message back with its attributes; rejected again, it is sent to the DLQ
+   * once more. Its first_sent_at must still say when the producer sent the order, not when it was redriven.
+   */
+  @Test
+  void aRedrivenMessageRejectedAgainKeepsWhenItsOrderWasFirstSent() {
+    String firstSent = "2026-11-20T09:00:00Z";
+    Map<String, MessageAttributeValue> earlierLife = new LinkedHashMap<>(ATTRIBUTES);
+    earlierLife.put(DeadLetterAttributes.FAILURE_CLASS, text("invalid_message"));
+    earlierLife.put(DeadLetterAttributes.FIRST_SENT_AT, text(firstSent));
+    String messageId = fulfil.send("{\"order_id\":\"ORD-REDRIVEN-POISON\",\"service\":\"teleport\"}", earlierLife);
+
+    assertThat(fulfil.awaitDeadLettered(List.of(messageId), visibility.multipliedBy(3))).as("in the DLQ again").isTrue();
+    Message dead = fulfil.deadLetters().messages().get(messageId);
+    assertThat(text(dead, DeadLetterAttributes.FIRST_SENT_AT)).isEqualTo(firstSent);
+  }
+
+  /**
    * Sends every body with message attributes and proves each one's fate: in the DLQ after one receive,
    * as sent, with its failure class and reason, faster than a single visibility timeout, never booked,
    * and with at most {@code postsEach} partner calls.
@@ -184,6 +202,10 @@ class PoisonMessageTest {
         postsEach * poisonByCase.size());
   }
 
+  private static MessageAttributeValue text(String value) {
+    return MessageAttributeValue.builder().dataType("String").stringValue(value).build();
+  }
+
   private static String text(Message message, String attribute) {
     MessageAttributeValue value = message.messageAttributes().get(attribute);
     return value == null ? null : value.stringValue();
@@ -201,10 +223,6 @@ class PoisonMessageTest {
 
   private static ObjectNode parcel(ObjectNode order) {
     return (ObjectNode) order.get("parcels").get(0);
-  }
-
-  private static MessageAttributeValue text(String value) {
-    return MessageAttributeValue.builder().dataType("String").stringValue(value).build();
   }
 
 }

@@ -73,7 +73,8 @@ public final class DeadLetters {
     if (rejected.orderId() != null && !rejected.orderId().isBlank()) {
       attributes.put(ORDER_ID, text(rejected.orderId()));
     }
-    firstSent(message).ifPresent(sent -> attributes.put(FIRST_SENT_AT, text(sent.toString())));
+    // A redriven message carries first_sent_at in from its earlier life, and its SentTimestamp is the redrive's.
+    firstSent(message).ifPresent(sent -> attributes.putIfAbsent(FIRST_SENT_AT, text(sent.toString())));
     if (attributes.size() > ATTRIBUTE_LIMIT) {
       LOG.warn("message carries too many attributes to add the failure's; it takes the redrive policy's path");
       return false;

@@ -1,5 +1,6 @@
 package com.acme.fulfil.infra;
 
+import com.acme.fulfil.timing.OnCallSettings;
 import com.acme.fulfil.timing.Settings;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -17,6 +18,13 @@ import java.util.regex.Pattern;
  * traces the function with X-Ray. Read once from CDK context; a value that cannot work fails
  * {@code cdk synth} here instead of failing in AWS.
  *
+ * @param maxConcurrency the mapping's cap on concurrent invocations, the partner's protection: it sees at most
+ *     maxConcurrency x min(batchSize, recordConcurrency) calls at once (10 in cdk.json, agreed with the partner)
+ * @param functionMemoryMb an invocation spends nearly all its time waiting on the partner, and Lambda bills
+ *     that wait by memory: 512 MB (cdk.json) halves the GB-seconds of 1,024 MB and still restores a SnapStart
+ *     snapshot in about 0.5 s (docs/performance.md, "Memory")
+ * @param logLevel the function's FULFIL_LOG_LEVEL; the mapping invokes the published version behind
+ *     {@code live}, so only a deploy changes it
  * @param activeTracing Lambda's active tracing (X-Ray): off unless asked for. Every traced invocation
  *     costs money, and the function's own record of an order's trace (its log lines' {@code trace_id},
  *     the partner's {@code traceparent}) needs none of it; no X-Ray SDK or agent is in the artifact
@@ -28,21 +36,10 @@ public record DeploymentSettings(
     Optional<String> alarmEmail,
     int maxConcurrency,
     int functionMemoryMb,
+    String logLevel,
     Path functionArtifact,
     boolean activeTracing) {
 
-  /**
-   * Ten concurrent invocations, each with at most one partner call in flight per record: the partner
-   * sees at most 10 x min(batchSize, recordConcurrency) calls at once, 10 with the default batch of 1.
-   */
-  private static final int DEFAULT_MAX_CONCURRENCY = 10;
-  /**
-   * An invocation spends nearly all its time waiting on the partner, and Lambda bills that wait by
-   * memory: 512 MB halves the GB-seconds of 1,024 MB. The CPU share that comes with it (0.29 vCPU) still
-   * takes a SnapStart-restored first invocation in about 0.5 s and a warm record in about 19 ms, and the
-   * JVM peaks near 100 MB (docs/performance.md, "Memory").
-   */
-  private static final int DEFAULT_FUNCTION_MEMORY_MB = 512;
   /** Relative to infra/, where {@code cdk} runs. */
   private static final String DEFAULT_FUNCTION_ARTIFACT = "../function/target/fulfil-order.zip";
 
@@ -71,6 +68,9 @@ public record DeploymentSettings(
     if (functionMemoryMb < 128 || functionMemoryMb > 10240) {
       problems.add("functionMemoryMb is " + functionMemoryMb + " but Lambda accepts 128 to 10240.");
     }
+    if (!OnCallSettings.LOG_LEVELS.contains(logLevel)) {
+      problems.add("logLevel is '" + logLevel + "' but must be one of " + String.join(", ", OnCallSettings.LOG_LEVELS) + ".");
+    }
     if (functionArtifact == null || !Files.isRegularFile(functionArtifact)) {
       problems.add("the function's artifact " + functionArtifact + " does not exist: run ./mvnw package first"
           + " (from the repository root; it builds function/target/fulfil-order.zip), or point"
@@ -88,10 +88,16 @@ public record DeploymentSettings(
         s.text("partnerBaseUrl").orElse(null),
         s.text("partnerApiKeySecretArn"),
         s.text("alarmEmail"),
-        s.integer("maxConcurrency").orElse(DEFAULT_MAX_CONCURRENCY),
-        s.integer("functionMemoryMb").orElse(DEFAULT_FUNCTION_MEMORY_MB),
+        s.integer(OnCallSettings.MAX_CONCURRENCY).orElseThrow(() -> notInCdkJson(OnCallSettings.MAX_CONCURRENCY)),
+        s.integer(OnCallSettings.FUNCTION_MEMORY_MB).orElseThrow(() -> notInCdkJson(OnCallSettings.FUNCTION_MEMORY_MB)),
+        s.text(OnCallSettings.LOG_LEVEL).orElseThrow(() -> notInCdkJson(OnCallSettings.LOG_LEVEL)),
         Path.of(s.text("functionArtifact").orElse(DEFAULT_FUNCTION_ARTIFACT)).toAbsolutePath().normalize(),
-        s.flag("activeTracing").orElse(false));
+        s.flag(OnCallSettings.ACTIVE_TRACING).orElseThrow(() -> notInCdkJson(OnCallSettings.ACTIVE_TRACING)));
+  }
+
+  private static IllegalArgumentException notInCdkJson(String key) {
+    return new IllegalArgumentException(key + " is not set: it belongs in infra/cdk.json's context, where every"
+        + " deploy and ./fulfil-ops check read it.");
   }
 
   private static boolean isHttpsUrl(String value) {

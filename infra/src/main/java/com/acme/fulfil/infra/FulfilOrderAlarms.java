@@ -1,6 +1,7 @@
 package com.acme.fulfil.infra;
 
 import com.acme.fulfil.timing.AlarmNames;
+import com.acme.fulfil.timing.AlarmThresholds;
 import com.acme.fulfil.timing.Capacity;
 import com.acme.fulfil.timing.TimingBudget;
 import io.github.cdklabs.cdknag.NagPackSuppression;
@@ -14,6 +15,7 @@ import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
+import software.amazon.awscdk.services.cloudwatch.MathExpression;
 import software.amazon.awscdk.services.cloudwatch.Metric;
 import software.amazon.awscdk.services.cloudwatch.MetricProps;
 import software.amazon.awscdk.services.cloudwatch.MetricOptions;
@@ -22,24 +24,27 @@ import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
 import software.amazon.awscdk.services.cloudwatch.actions.SnsAction;
 import software.amazon.awscdk.services.lambda.IFunction;
 import software.amazon.awscdk.services.sns.Topic;
+import software.amazon.awscdk.services.sqs.Queue;
 import software.amazon.awscdk.services.sns.subscriptions.EmailSubscription;
 import software.constructs.Construct;
 
 /**
- * The alarms on-call acts on, each named for what it means and each notifying one SNS topic: a
- * message reached the DLQ, messages are sitting in the source queue, the in-flight cap is near, the
- * function fails or is throttled, the event source mapping drops messages.
+ * The alarms on-call acts on, each named for what it means and each notifying one SNS topic when it
+ * fires and when it clears: new messages reached the DLQ, messages are sitting in the source queue, the
+ * in-flight cap is near, orders wait longer than the stack books them, the function fails or is
+ * throttled, the event source mapping drops messages, tries fail while none books.
  */
 public final class FulfilOrderAlarms extends Construct {
   private static final String TOPIC_NAME = "fulfil-order-alarms";
-  /** A standard queue refuses receives at about 120,000 messages in flight; this leaves room to act. */
-  private static final int IN_FLIGHT_WARNING = 100_000;
 
   /** The period the timing rules assume (the messages-sitting alarm's lead after the retry horizon). */
   private static final Duration PERIOD = Duration.seconds(TimingBudget.ALARM_PERIOD.toSeconds());
+  /** The partner-failing alarm's period: a page within minutes needs minutes, not five-minute periods. */
+  private static final Duration MINUTE = Duration.minutes(1);
 
   private final Topic topic;
   private final SnsAction toOnCall;
+  private final Map<String, Double> thresholds;
 
   public FulfilOrderAlarms(Construct scope, String id, TimingBudget budget, Capacity capacity, OrderQueues queues,
       IFunction function, String mappingId, Optional<String> alarmEmail) {
@@ -60,69 +65,125 @@ public final class FulfilOrderAlarms extends Construct {
             "No alarmEmail in context: the alarms notify " + TOPIC_NAME + " and nobody is subscribed to it."
                 + " Deploy with -c alarmEmail=<on-call address> or subscribe to the topic yourself."));
     toOnCall = new SnsAction(topic);
+    thresholds = AlarmThresholds.of(budget, capacity);
 
-    raise(AlarmNames.DLQ_NOT_EMPTY,
-        queues.deadLetters().metricApproximateNumberOfMessagesVisible(maximum()), 0,
-        "An order failed " + budget.maxReceiveCount() + " times and is now in " + OrderQueues.DLQ_NAME
-            + ". Read it, fix the cause, then move it back with StartMessageMoveTask (see the runbook).");
+    // Arrivals in each period, not the DLQ's depth: a depth alarm stays in ALARM while one message waits,
+    // and later ones page no one. NumberOfMessagesSent counts only messages sent to the DLQ directly (the
+    // function's poison, on its first receive); SQS does not count those its redrive policy moves there,
+    // so the visible count's rise stands for them.
+    Queue dlq = queues.deadLetters();
+    raise(AlarmNames.DLQ_NEW_MESSAGES, MathExpression.Builder.create()
+            .expression("FILL(sent, 0) + IF(DIFF(FILL(visible, 0)) > 0, DIFF(FILL(visible, 0)), 0)")
+            .usingMetrics(Map.of("sent", dlq.metricNumberOfMessagesSent(sum()),
+                "visible", dlq.metricApproximateNumberOfMessagesVisible(maximum())))
+            .label("messages new in " + OrderQueues.DLQ_NAME)
+            .period(PERIOD)
+            .build(), Evaluation.ONE_PERIOD,
+        "New messages arrived in " + OrderQueues.DLQ_NAME + " in the last five minutes: orders that can never succeed"
+            + " (sent by the function on their first receive) or whose receives ran out. Each arrival pages again;"
+            + " OK means none arrived since, not that the DLQ is empty. Run ./fulfil-ops dlq: runbook section 2.");
     // Within retryHorizon (visibility x maxReceiveCount) every message is either booked or moved to
-    // the DLQ, so one still waiting in the source queue after that means consumption has stalled:
-    // the seeds' "messages sitting for days", caught in hours.
+    // the DLQ, so one still waiting in the source queue after that means consumption has stalled.
     raise(AlarmNames.OLDEST_MESSAGE_TOO_OLD,
-        queues.source().metricApproximateAgeOfOldestMessage(maximum()), budget.retryHorizon().toSeconds(),
+        queues.source().metricApproximateAgeOfOldestMessage(maximum()), Evaluation.ONE_PERIOD,
         "A message has waited in " + OrderQueues.SOURCE_QUEUE_NAME + " longer than its whole retry horizon ("
             + budget.retryHorizon().toMinutes() + " minutes): fulfil-order is not consuming. Check the event"
-            + " source mapping is enabled and the function's errors and throttles.");
+            + " source mapping is enabled and the function's errors and throttles: runbook section 3.");
     raise(AlarmNames.IN_FLIGHT_NEAR_CAP,
-        queues.source().metricApproximateNumberOfMessagesNotVisible(maximum()), IN_FLIGHT_WARNING,
-        String.format(Locale.ROOT, "More than %,d messages of ", IN_FLIGHT_WARNING) + OrderQueues.SOURCE_QUEUE_NAME + " are in flight;"
-            + " at about 120,000 SQS stops handing out messages. Look for a consumer that receives without deleting.");
+        queues.source().metricApproximateNumberOfMessagesNotVisible(maximum()), Evaluation.ONE_PERIOD,
+        String.format(Locale.ROOT, "More than %,d messages of ", AlarmThresholds.IN_FLIGHT_WARNING) + OrderQueues.SOURCE_QUEUE_NAME
+            + " are in flight; at about 120,000 SQS stops handing out messages. Look for a consumer that receives"
+            + " without deleting: runbook section 4.");
     // Visible messages are the ones no invocation has taken yet; the minimum over the period ignores a
     // burst the stack clears within it. An outage keeps them low (each failed try hides its message for
-    // the visibility timeout), so this alarm means "too slow", not "failing" (runbook section 16).
+    // the visibility timeout), so this alarm means "too slow"; the partner-failing alarm means "failing".
     long backlog = capacity.backlogAlarmThreshold();
     raise(AlarmNames.BACKLOG,
-        queues.source().metricApproximateNumberOfMessagesVisible(minimum()), backlog,
+        queues.source().metricApproximateNumberOfMessagesVisible(minimum()), Evaluation.ONE_PERIOD,
         String.format(Locale.ROOT, "More than %,d orders have waited in %s for five minutes: more than the stack books in"
-            + " %d minutes on a normal partner day (it %s). Orders arrive faster than they are booked;"
-            + " see the runbook's backlog section.", backlog, OrderQueues.SOURCE_QUEUE_NAME, Capacity.BACKLOG_WINDOW.toMinutes(),
+            + " %d minutes on a normal partner day (it %s). Orders arrive faster than they are booked:"
+            + " runbook section 16.", backlog, OrderQueues.SOURCE_QUEUE_NAME, Capacity.BACKLOG_WINDOW.toMinutes(),
             capacity.sentence()));
-    raise(AlarmNames.FUNCTION_ERRORS, function.metricErrors(sum()), 0,
+    raise(AlarmNames.FUNCTION_ERRORS, function.metricErrors(sum()), Evaluation.ONE_PERIOD,
         "fulfil-order invocations failed as a whole (a crash or a timeout), not just single orders."
-            + " Every record of those batches will be retried.");
-    raise(AlarmNames.FUNCTION_THROTTLES, function.metricThrottles(sum()), 0,
-        "Lambda throttled fulfil-order: the account's concurrency is exhausted and orders wait.");
+            + " Every record of those batches will be retried: runbook section 5.");
+    raise(AlarmNames.FUNCTION_THROTTLES, function.metricThrottles(sum()), Evaluation.ONE_PERIOD,
+        "Lambda throttled fulfil-order: the account's concurrency is exhausted and orders wait: runbook section 6.");
     // A message the mapping received and gave up on without the function deciding about it (for SQS:
     // invokes throttled until the message's visibility ran out): it burned a receive with no try of ours
     // and no log line. Failed invokes are not alarmed: with partial batch responses every transient
-    // failure of an order counts there, which TransientFailure and the DLQ alarm already cover.
+    // failure of an order counts there, which the partner-failing and DLQ alarms already cover.
     raise(AlarmNames.MAPPING_DROPPED_EVENTS, new Metric(MetricProps.builder()
             .namespace("AWS/Lambda")
             .metricName("DroppedEventCount")
             .dimensionsMap(Map.of("EventSourceMappingUUID", mappingId))
             .statistic(Stats.SUM)
             .period(PERIOD)
-            .build()), 0,
+            .build()), Evaluation.ONE_PERIOD,
         "The event source mapping from " + OrderQueues.SOURCE_QUEUE_NAME + " dropped messages without the function"
             + " processing them (throttled invokes, or none possible): each lost a receive and returns after the"
-            + " visibility timeout. See the runbook.");
+            + " visibility timeout: runbook section 15.");
+    // Failed tries with no booking at all, minute after minute: the partner (or DynamoDB) is failing.
+    // The backlog alarm stays quiet in an outage and the DLQ only hears of it after the retry horizon;
+    // a minute or two of failures that the retries absorb does not page.
+    raise(AlarmNames.PARTNER_FAILING, MathExpression.Builder.create()
+            .expression("IF(FILL(failed, 0) > 0 AND FILL(booked, 0) + FILL(adopted, 0) == 0, 1, 0)")
+            .usingMetrics(Map.of("failed", functionMetric("TransientFailure"),
+                "booked", functionMetric("OrderBooked"),
+                "adopted", functionMetric("BookingAdopted")))
+            .label("minutes with failed tries and no booking")
+            .period(MINUTE)
+            .build(), Evaluation.OUTAGE,
+        "fulfil-order's tries failed and none booked in 3 of the last 5 minutes: the partner (or DynamoDB) is"
+            + " failing and every order waits for its retries: runbook section 7.");
   }
 
   public Topic topic() {
     return topic;
   }
 
-  private void raise(String name, IMetric metric, double threshold, String description) {
+  /** How many of the latest datapoints must breach, out of how many. */
+  private enum Evaluation {
+    ONE_PERIOD(1, 1),
+    OUTAGE(3, 5);
+
+    private final int datapoints;
+    private final int periods;
+
+    Evaluation(int datapoints, int periods) {
+      this.datapoints = datapoints;
+      this.periods = periods;
+    }
+  }
+
+  /** Pages on-call when it fires, and again when it clears, so a page is never left standing unexplained. */
+  private void raise(String name, IMetric metric, Evaluation evaluation, String description) {
     Alarm alarm = Alarm.Builder.create(this, name)
         .alarmName(name)
         .alarmDescription(description)
         .metric(metric)
-        .threshold(threshold)
+        .threshold(thresholds.get(name))
         .comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD)
-        .evaluationPeriods(1)
+        .evaluationPeriods(evaluation.periods)
+        .datapointsToAlarm(evaluation.datapoints)
         .treatMissingData(TreatMissingData.NOT_BREACHING)
         .build();
     alarm.addAlarmAction(toOnCall);
+    alarm.addOkAction(toOnCall);
+  }
+
+  /**
+   * One of the counts the function emits (its FulfilmentMetrics, by name; Powertools' EMF gives them the
+   * namespace and the Service dimension), a minute at a time.
+   */
+  private static Metric functionMetric(String name) {
+    return new Metric(MetricProps.builder()
+        .namespace(FulfilOrderFunction.METRICS_NAMESPACE)
+        .metricName(name)
+        .dimensionsMap(Map.of("Service", FulfilOrderFunction.FUNCTION_NAME))
+        .statistic(Stats.SUM)
+        .period(MINUTE)
+        .build());
   }
 
   private static MetricOptions maximum() {

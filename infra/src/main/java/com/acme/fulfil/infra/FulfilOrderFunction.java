@@ -23,6 +23,7 @@ import software.amazon.awscdk.services.lambda.MetricsConfig;
 import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.lambda.SnapStartConf;
 import software.amazon.awscdk.services.lambda.Tracing;
+import software.amazon.awscdk.services.lambda.VersionOptions;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSourceProps;
 import software.amazon.awscdk.services.logs.LogGroup;
@@ -38,7 +39,8 @@ import software.constructs.Construct;
  * to its DLQ.
  */
 public final class FulfilOrderFunction extends Construct {
-  private static final String FUNCTION_NAME = "fulfil-order";
+  static final String FUNCTION_NAME = "fulfil-order";
+  static final String METRICS_NAMESPACE = "FulfilOrder";
   private static final String ALIAS_NAME = "live";
   private static final String HANDLER = "com.acme.fulfil.handler.FulfilOrderHandler::handleRequest";
 
@@ -83,8 +85,9 @@ public final class FulfilOrderFunction extends Construct {
     environment.put(FunctionEnvironment.PARTNER_BASE_URL, deployment.partnerBaseUrl());
     environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, partnerApiKey.getSecretArn());
     environment.put(FunctionEnvironment.DEAD_LETTER_QUEUE_URL, deadLetters.getQueueUrl());
+    environment.put(FunctionEnvironment.LOG_LEVEL, deployment.logLevel());
     environment.put("POWERTOOLS_SERVICE_NAME", FUNCTION_NAME);
-    environment.put("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder");
+    environment.put("POWERTOOLS_METRICS_NAMESPACE", METRICS_NAMESPACE);
     // C1 only, measured (docs/performance.md). On java25 with SnapStart Lambda no longer sets this and
     // leaves the JVM's C1 and C2, on the grounds that compilation then happens while the snapshot is made;
     // but the priming drives the booking path only a few times, far from C2's thresholds, so C2 compiles
@@ -104,6 +107,10 @@ public final class FulfilOrderFunction extends Construct {
         .memorySize(deployment.functionMemoryMb())
         .timeout(Duration.seconds(budget.functionTimeout().toSeconds()))
         .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
+        // A version's logical id changes with every code or configuration change; without Retain,
+        // CloudFormation deletes the previous version at the end of each deploy and a rollback (point
+        // live at it, runbook section 10) has nothing to point at. Old versions are deleted by hand.
+        .currentVersionOptions(VersionOptions.builder().removalPolicy(RemovalPolicy.RETAIN).build())
         .role(role)
         .logGroup(logs)
         .environment(environment)

@@ -45,7 +45,8 @@ public final class FulfilOrderStack extends Stack {
         fulfilOrder.mappingId(), deployment.alarmEmail());
 
     output("QueueUrl", queues.source().getQueueUrl(), "Where the checkout service sends orders");
-    output("DlqUrl", queues.deadLetters().getQueueUrl(), "Orders that failed every retry");
+    output("DlqUrl", queues.deadLetters().getQueueUrl(), "Orders that can never succeed (sent by the function on their"
+        + " first receive) and orders whose receives ran out: ./fulfil-ops dlq, runbook section 2");
     output("AlarmTopicArn", alarms.topic().getTopicArn(), "Subscribe on-call here");
     output("IdempotencyTableName", idempotency.getTableName(), "One record per booked order");
     output("FunctionAliasArn", fulfilOrder.alias().getFunctionArn(), "What the event source mapping invokes");

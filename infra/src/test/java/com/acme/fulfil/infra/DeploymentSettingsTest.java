@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import com.acme.fulfil.timing.OnCallSettings;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -23,14 +24,36 @@ class DeploymentSettingsTest {
   }
 
   @Test
-  void defaultsProtectThePartnerAndNeedNoSecretOrEmail() {
+  void cdkJsonProtectsThePartnerAndNeedsNoSecretOrEmail() {
     DeploymentSettings settings = DeploymentSettings.fromContext(context(Map.of()));
 
     assertThat(settings.maxConcurrency()).isEqualTo(10);
     assertThat(settings.functionMemoryMb()).isEqualTo(512);
+    assertThat(settings.logLevel()).isEqualTo("INFO");
+    assertThat(settings.activeTracing()).isFalse();
     assertThat(settings.partnerApiKeySecretArn()).isEmpty();
     assertThat(settings.alarmEmail()).isEmpty();
     assertThat(settings.functionArtifact()).isEqualTo(artifact.toAbsolutePath());
+  }
+
+  /** A value passed only with -c is undone by the next deploy that does not pass it (a tag's, for one). */
+  @Test
+  void everySettingOnCallMayChangeIsCommittedInCdkJson() {
+    assertThat(Synth.cdkJsonContext()).containsKeys(OnCallSettings.ALL.toArray(String[]::new));
+  }
+
+  @Test
+  void aSettingMissingFromCdkJsonIsRefusedNotDefaulted() {
+    Map<String, String> without = new HashMap<>(Map.of());
+    without.put(OnCallSettings.MAX_CONCURRENCY, null);
+    assertThatThrownBy(() -> DeploymentSettings.fromContext(context(without)))
+        .hasMessageContaining("maxConcurrency is not set: it belongs in infra/cdk.json's context");
+  }
+
+  @Test
+  void logLevelMustBeOneTheFunctionKnows() {
+    assertThatThrownBy(() -> DeploymentSettings.fromContext(context(Map.of("logLevel", "VERBOSE"))))
+        .hasMessageContaining("logLevel is 'VERBOSE' but must be one of TRACE, DEBUG, INFO, WARN, ERROR");
   }
 
   @Test
@@ -67,8 +90,10 @@ class DeploymentSettingsTest {
   }
 
   private Function<String, String> context(Map<String, String> overrides) {
-    Map<String, String> all = new HashMap<>(Map.of(
-        "partnerBaseUrl", "https://partner.example", "functionArtifact", artifact.toString()));
+    Map<String, String> all = new HashMap<>();
+    Synth.cdkJsonContext().forEach((key, value) -> all.put(key, String.valueOf(value)));
+    all.put("partnerBaseUrl", "https://partner.example");
+    all.put("functionArtifact", artifact.toString());
     all.putAll(overrides);
     return all::get;
   }

@@ -37,6 +37,27 @@ class FulfilOrderFunctionTest {
         "FunctionVersion", Map.of("Fn::GetAtt", List.of(version, "Version")))));
   }
 
+  /**
+   * Each code or configuration change gives the version a new logical id; without a retain policy
+   * CloudFormation deletes the old version while it cleans up the deploy, and the runbook's rollback
+   * (point live at the previous version) finds nothing to point at.
+   */
+  /** The mapping invokes live's published version: the level is part of it, so cdk.json and a deploy set it. */
+  @Test
+  void theLogLevelComesFromCdkJson() {
+    Template debug = Template.fromStack(Synth.stack(Map.of("logLevel", "DEBUG")));
+    debug.hasResourceProperties("AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order",
+        "Environment", Map.of("Variables", Map.of("FULFIL_LOG_LEVEL", "DEBUG"))));
+  }
+
+  @Test
+  void aDeployKeepsThePreviousVersionsForARollback() {
+    template.hasResource("AWS::Lambda::Version", Map.of(
+        "Properties", Map.of("FunctionName", ref(function)),
+        "DeletionPolicy", "Retain",
+        "UpdateReplacePolicy", "Retain"));
+  }
+
   @Test
   void environmentCarriesTheBudgetTheTableThePartnerAndTheSecret() {
     String table = Synth.logicalId(template, "AWS::DynamoDB::Table", Map.of("TableName", "fulfil-order-idempotency"));
@@ -56,6 +77,7 @@ class FulfilOrderFunctionTest {
             Map.entry("PARTNER_BASE_URL", Synth.PARTNER_BASE_URL),
             Map.entry("PARTNER_API_KEY_SECRET_ID", ref(secret)),
             Map.entry("DEAD_LETTER_QUEUE_URL", ref(dlq)),
+            Map.entry("FULFIL_LOG_LEVEL", "INFO"),
             Map.entry("POWERTOOLS_SERVICE_NAME", "fulfil-order"),
             Map.entry("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder"),
             // Set explicitly: java25 with SnapStart would otherwise run C2 too (docs/performance.md, measured).

@@ -13,8 +13,11 @@ class StackOutputsTest {
   void outputsNameWhatOnCallAndTheProducerNeed() {
     template.hasOutput("QueueUrl", Map.of("Value",
         ref(Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil")))));
+    // Poison arrives on its first receive, sent by the function; only a good order's message uses up its receives.
     template.hasOutput("DlqUrl", Map.of("Value",
-        ref(Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil-dlq")))));
+        ref(Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil-dlq"))),
+        "Description", "Orders that can never succeed (sent by the function on their first receive) and orders whose"
+            + " receives ran out: ./fulfil-ops dlq, runbook section 2"));
     template.hasOutput("AlarmTopicArn", Map.of("Value",
         ref(Synth.logicalId(template, "AWS::SNS::Topic", Map.of("TopicName", "fulfil-order-alarms")))));
     template.hasOutput("IdempotencyTableName", Map.of("Value",

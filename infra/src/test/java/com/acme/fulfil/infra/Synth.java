@@ -117,7 +117,8 @@ final class Synth {
     }
   }
 
-  private static Map<String, Object> cdkJsonContext() {
+  /** infra/cdk.json's context, as cdk reads it. */
+  static Map<String, Object> cdkJsonContext() {
     try {
       Map<String, Object> cdkJson = new ObjectMapper().readValue(Path.of("cdk.json").toFile(), new TypeReference<>() {});
       @SuppressWarnings("unchecked")

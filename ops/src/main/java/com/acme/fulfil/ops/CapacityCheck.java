@@ -25,21 +25,19 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 final class CapacityCheck {
   private static final Duration WINDOW = Duration.ofHours(1);
   private static final int PERIOD_SECONDS = 300;
-  /** What the stack deploys when no -c maxConcurrency says otherwise; the local stack's mapping runs this too. */
-  private static final int DEFAULT_MAX_CONCURRENCY = 10;
+  /** What the local stack's mapping runs. */
+  private static final int LOCAL_MAX_CONCURRENCY = 10;
 
   private final Stack stack;
   private final Clock clock;
-  private final Optional<Integer> deployedWithConcurrency;
 
-  CapacityCheck(Stack stack, Clock clock, Optional<Integer> deployedWithConcurrency) {
+  CapacityCheck(Stack stack, Clock clock) {
     this.stack = stack;
     this.clock = clock;
-    this.deployedWithConcurrency = deployedWithConcurrency;
   }
 
   Report report() {
-    int maxConcurrency = stack.local() ? deployedWithConcurrency.orElse(DEFAULT_MAX_CONCURRENCY) : mappingConcurrency();
+    int maxConcurrency = stack.local() ? LOCAL_MAX_CONCURRENCY : mappingConcurrency();
     // Real-world figures: the local stack's budget is time-scaled, the partner's typical time is not.
     Capacity capacity = (stack.local() ? TimingBudget.defaults() : stack.budget()).capacity(maxConcurrency);
     long waiting = Long.parseLong(stack.aws().sqs().getQueueAttributes(r -> r.queueUrl(stack.queueUrl())

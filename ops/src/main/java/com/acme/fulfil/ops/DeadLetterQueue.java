@@ -103,6 +103,11 @@ final class DeadLetterQueue {
     return received;
   }
 
+  /** Hands held messages back at once, for another reader (or a later run) to receive. */
+  void handBack(java.util.Collection<DeadLetter> letters) {
+    release(letters.stream().map(DeadLetter::message).toList());
+  }
+
   private void release(List<Message> messages) {
     for (int from = 0; from < messages.size(); from += 10) {
       List<ChangeMessageVisibilityBatchRequestEntry> entries = new ArrayList<>();

@@ -33,14 +33,20 @@ final class DlqSurvey {
 
   List<Entry> entries() {
     FunctionLogs logs = new FunctionLogs(stack);
-    List<Entry> entries = new ArrayList<>();
-    for (DeadLetter read : new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention()).readAll()) {
-      DeadLetter letter = read.reason().isPresent() || !logs.available() ? read
-          : read.withReason(logs.lastProblem(read.sourceMessageId(), read.sentAt().minus(Duration.ofDays(14))));
-      Optional<OrderRecord> record = letter.orderId().flatMap(id -> OrderRecord.read(stack, id));
-      entries.add(new Entry(letter, record, DeadLetterVerdict.of(letter, record)));
-    }
-    return entries;
+    return new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention()).readAll().stream()
+        .map(read -> judge(read, logs)).toList();
+  }
+
+  /** The letter with its reason (from the function's logs if its attributes have none), its order's record and verdict. */
+  Entry judge(DeadLetter read) {
+    return judge(read, new FunctionLogs(stack));
+  }
+
+  private Entry judge(DeadLetter read, FunctionLogs logs) {
+    DeadLetter letter = read.reason().isPresent() || !logs.available() ? read
+        : read.withReason(logs.lastProblem(read.sourceMessageId(), read.sentAt().minus(Duration.ofDays(14))));
+    Optional<OrderRecord> record = letter.orderId().flatMap(id -> OrderRecord.read(stack, id));
+    return new Entry(letter, record, DeadLetterVerdict.of(letter, record));
   }
 
   Report report() {

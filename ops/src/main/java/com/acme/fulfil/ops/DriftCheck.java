@@ -16,6 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.TimeToLiveStatus;
 import software.amazon.awssdk.services.lambda.model.EventSourceMappingConfiguration;
 import software.amazon.awssdk.services.lambda.model.EventSourceMappingMetric;
 import software.amazon.awssdk.services.lambda.model.FunctionResponseType;
+import software.amazon.awssdk.services.lambda.model.TracingMode;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
@@ -24,6 +25,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * Each finding is one sentence; none means the stack is as deployed.
  */
 final class DriftCheck {
+  /** Where the settings every deploy reads are committed. */
+  private static final String SETTINGS = "infra/cdk.json";
   private static final String TTL_ATTRIBUTE = com.acme.fulfil.timing.OrderRecordLayout.EXPIRY;
 
   private final Stack stack;
@@ -130,14 +133,38 @@ final class DriftCheck {
             + " EventCount is off): the alarm " + AlarmNames.MAPPING_DROPPED_EVENTS + " cannot fire");
       }
     }
+    mappings.forEach(mapping -> maximumConcurrency(findings, mapping));
     if (mappings.size() > 1) {
       findings.add(mappings.size() + " event source mappings read orders-to-fulfil for the function: one is expected");
+    }
+  }
+
+  /** The partner's protection: without a cap, standard scaling may reach 1,250 invocations at once. */
+  private void maximumConcurrency(List<String> findings, EventSourceMappingConfiguration mapping) {
+    int expected = settings().maxConcurrency();
+    Integer actual = mapping.scalingConfig() == null ? null : mapping.scalingConfig().maximumConcurrency();
+    if (actual == null) {
+      findings.add("the event source mapping " + mapping.uuid() + " has no maximum concurrency, " + SETTINGS + " says "
+          + expected + ": nothing caps the partner's calls at once (up to 1,250 invocations)");
+    } else if (actual != expected) {
+      findings.add("the event source mapping's maximum concurrency is " + actual + ", " + SETTINGS + " says " + expected
+          + ": it caps the partner's calls at once");
     }
   }
 
   private void function(List<String> findings) {
     var configuration = stack.aws().lambda().orElseThrow()
         .getFunctionConfiguration(r -> r.functionName(stack.functionAliasArn().orElseThrow()));
+    DeployedSettings settings = settings();
+    if (configuration.memorySize() == null || configuration.memorySize() != settings.functionMemoryMb()) {
+      findings.add("the function's memory is " + configuration.memorySize() + " MB, " + SETTINGS + " says "
+          + settings.functionMemoryMb() + " MB");
+    }
+    TracingMode tracing = configuration.tracingConfig() == null ? TracingMode.PASS_THROUGH : configuration.tracingConfig().mode();
+    TracingMode expectedTracing = settings.activeTracing() ? TracingMode.ACTIVE : TracingMode.PASS_THROUGH;
+    if (tracing != expectedTracing) {
+      findings.add("the function's tracing is " + tracing + ", " + SETTINGS + " says " + expectedTracing);
+    }
     if (configuration.timeout() != budget.functionTimeout().toSeconds()) {
       findings.add("the function's timeout is " + configuration.timeout() + " s, the budget says "
           + budget.functionTimeout().toSeconds() + " s");
@@ -148,6 +175,11 @@ final class DriftCheck {
         findings.add("the function's " + name + " is " + env.get(name) + ", the budget says " + expected);
       }
     });
+    if (!settings.logLevel().equals(env.get(FunctionEnvironment.LOG_LEVEL))) {
+      findings.add("the function's " + FunctionEnvironment.LOG_LEVEL + " is " + env.get(FunctionEnvironment.LOG_LEVEL) + ", "
+          + SETTINGS + " says " + settings.logLevel() + " (the mapping invokes live's published version, which"
+          + " a change to the function does not reach)");
+    }
     String partnerUrl = env.get(FunctionEnvironment.PARTNER_BASE_URL);
     if (!stack.partnerBaseUrl().toString().equals(partnerUrl)) {
       findings.add("the function's " + FunctionEnvironment.PARTNER_BASE_URL + " is " + partnerUrl
@@ -160,12 +192,22 @@ final class DriftCheck {
     var cloudWatch = stack.aws().cloudWatch().orElseThrow();
     List<MetricAlarm> alarms = cloudWatch.describeAlarms(r -> r.alarmNames(AlarmNames.ALL)).metricAlarms();
     String topic = stack.alarmTopicArn().orElseThrow();
+    Map<String, Double> thresholds = settings().alarmThresholds();
     for (String name : AlarmNames.ALL) {
       Optional<MetricAlarm> alarm = alarms.stream().filter(a -> a.alarmName().equals(name)).findFirst();
       if (alarm.isEmpty()) {
         findings.add("the alarm " + name + " is missing");
-      } else if (!Boolean.TRUE.equals(alarm.get().actionsEnabled()) || !alarm.get().alarmActions().contains(topic)) {
+        continue;
+      }
+      if (!Boolean.TRUE.equals(alarm.get().actionsEnabled()) || !alarm.get().alarmActions().contains(topic)) {
         findings.add("the alarm " + name + " does not notify " + topic + " (actions disabled or removed)");
+      } else if (!alarm.get().okActions().contains(topic)) {
+        findings.add("the alarm " + name + " does not notify " + topic + " when it clears (its OK action was removed)");
+      }
+      double expected = thresholds.get(name);
+      if (alarm.get().threshold() == null || alarm.get().threshold() != expected) {
+        findings.add(String.format(java.util.Locale.ROOT, "the alarm %s fires above %s, %s says above %s", name,
+            number(alarm.get().threshold()), SETTINGS, number(expected)));
       }
     }
     long confirmed = stack.aws().sns().orElseThrow().listSubscriptionsByTopicPaginator(r -> r.topicArn(topic)).subscriptions()
@@ -173,6 +215,14 @@ final class DriftCheck {
     if (confirmed == 0) {
       findings.add("nobody is subscribed to " + topic + " (or the subscription is unconfirmed): alarms reach no one");
     }
+  }
+
+  private DeployedSettings settings() {
+    return stack.deployedWith().orElseThrow();
+  }
+
+  private static String number(Double value) {
+    return value == null ? "nothing" : value == Math.rint(value) ? Long.toString(value.longValue()) : value.toString();
   }
 
   private Map<QueueAttributeName, String> attributes(String url) {

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -25,7 +26,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * with their data types, binary values in base64, as SendMessage takes them back) to a file of its own,
  * written and flushed to disk, and only then deleted from the DLQ. A message is reported dropped only
  * once a later receive no longer finds it. An id may be the DLQ message's own or the source message's
- * it stands for.
+ * it stands for. A message {@code dlq} would redrive ({@link DeadLetterVerdict}) is handed back untouched:
+ * dropping it loses a good order, so only an explicit override with a reason drops it, and the archive
+ * keeps that reason beside the verdict it overrode.
  */
 final class Drop {
   /** Kept back from the read's hold: a delete sent later may meet a message that someone received since. */
@@ -35,11 +38,16 @@ final class Drop {
 
   private final Stack stack;
   private final Path archive;
+  private final DlqSurvey survey;
+  /** On-call's reason for dropping messages the verdict would redrive; empty: those are refused. */
+  private final Optional<String> override;
   private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  Drop(Stack stack, Path archive) {
+  Drop(Stack stack, Path archive, DlqSurvey survey, Optional<String> override) {
     this.stack = stack;
     this.archive = archive;
+    this.survey = survey;
+    this.override = override;
   }
 
   Report drop(List<String> messageIds) {
@@ -53,16 +61,28 @@ final class Drop {
     var notDropped = out.putArray("not_dropped");
     var missing = out.putArray("not_found");
     Map<String, Path> archived = new LinkedHashMap<>();
+    List<DeadLetter> toDelete = new ArrayList<>();
+    List<DeadLetter> refused = new ArrayList<>();
     for (String id : ids) {
       DeadLetter letter = held.get(id);
       if (letter == null) {
         lines.add("  " + id + ": not in the DLQ (already dropped or redriven?)");
         missing.add(id);
+        continue;
+      }
+      DeadLetterVerdict verdict = survey.judge(letter).verdict();
+      if (!verdict.drop() && override.isEmpty()) {
+        String why = "dlq's verdict is redrive: " + verdict.why() + ". To drop it all the same: --force --reason \"...\"";
+        lines.add("  " + letter.messageId() + ": NOT dropped, left in the DLQ: " + why);
+        notDropped.addObject().put("message_id", letter.messageId()).put("why", why);
+        refused.add(letter);
       } else {
-        archived.put(letter.messageId(), write(letter));
+        archived.put(letter.messageId(), write(letter, verdict));
+        toDelete.add(letter);
       }
     }
-    Map<String, String> failures = deleteAndConfirm(dlq, held.values(), readAt);
+    dlq.handBack(refused);
+    Map<String, String> failures = deleteAndConfirm(dlq, toDelete, readAt);
     archived.forEach((messageId, file) -> {
       String failure = failures.get(messageId);
       if (failure == null) {
@@ -110,9 +130,14 @@ final class Drop {
     return failures;
   }
 
-  private Path write(DeadLetter letter) {
+  private Path write(DeadLetter letter, DeadLetterVerdict verdict) {
     Message message = letter.message();
-    ObjectNode document = json.createObjectNode()
+    ObjectNode document = json.createObjectNode();
+    document.putObject("verdict").put("action", verdict.drop() ? "drop" : "redrive").put("why", verdict.why());
+    if (!verdict.drop()) {
+      document.put("dropped_against_verdict_because", override.orElseThrow());
+    }
+    document
         .put("message_id", letter.messageId())
         .put("source_message_id", letter.sourceMessageId())
         .put("dlq_url", stack.dlqUrl())

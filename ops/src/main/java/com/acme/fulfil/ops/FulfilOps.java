@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
@@ -27,15 +28,17 @@ public final class FulfilOps {
                                 --go starts the move and follows it to the end
                                   --rate N (messages a second, default 5), --include-droppable
         drop MESSAGE_ID...      archive each message whole to a file (--archive DIR, default ./dlq-archive),
-                                then delete it from the DLQ
-        check                   the queue, DLQ, table, mapping, function and alarms against the timing budget
-                                  -c key=value: a setting the stack was deployed with (as cdk deploy -c)
+                                then delete it from the DLQ; one whose dlq verdict is redrive is left there
+                                  --force --reason "WHY": drop it all the same; the archive keeps WHY
+        check                   the queue, DLQ, table, mapping, function and alarms against infra/cdk.json,
+                                the settings every deploy reads
         capacity                the last hour's arrivals and invocation durations against what the deployed
                                 mapping books an hour (at those durations and at the partner's worst case),
                                 and the orders waiting now against the backlog alarm
 
       options: --json (for scripts), --stack NAME (default fulfil-order; AWS only)
-      AWS: AWS_REGION and the usual credentials. Local stack: paste the export lines of ./run-local --serve.
+      AWS: AWS_REGION and the usual credentials. Local stack: paste the export lines of ./run-local --serve
+      (FULFIL_OPS_STACK=local among them; every endpoint must be on localhost).
       Exit status: 0 fine, 1 something needs attention (drift, a message not found, a move not completed,
       orders arriving faster than they are booked),
       2 the command could not run.
@@ -62,16 +65,16 @@ public final class FulfilOps {
       out.print(USAGE);
       return 0;
     }
-    try (Stack stack = Stack.resolve(env, arguments.stack(), arguments.settings())) {
+    try (Stack stack = Stack.resolve(env, arguments.stack())) {
       Report report = switch (arguments.command()) {
         case "order" -> new OrderStory(stack, clock).tell(arguments.only("ORDER_ID"));
         case "dlq" -> new DlqSurvey(stack, clock).report();
         case "redrive" -> new Redrive(stack, new DlqSurvey(stack, clock))
             .run(arguments.flag("--go"), arguments.flag("--include-droppable"), arguments.rate(), err);
-        case "drop" -> new Drop(stack, arguments.archive()).drop(arguments.atLeastOne("MESSAGE_ID"));
+        case "drop" -> new Drop(stack, arguments.archive(), new DlqSurvey(stack, clock), arguments.override())
+            .drop(arguments.atLeastOne("MESSAGE_ID"));
         case "check" -> new DriftCheck(stack).check();
-        case "capacity" -> new CapacityCheck(stack, clock,
-            new com.acme.fulfil.timing.Settings(arguments.settings()::get).integer("maxConcurrency")).report();
+        case "capacity" -> new CapacityCheck(stack, clock).report();
         default -> throw new IllegalStateException(arguments.command());
       };
       if (arguments.flag("--json")) {
@@ -92,15 +95,14 @@ public final class FulfilOps {
   }
 
   /** The command line, parsed once. */
-  record Arguments(String command, List<String> positional, List<String> flags, Map<String, String> options,
-      Map<String, String> settings) {
+  record Arguments(String command, List<String> positional, List<String> flags, Map<String, String> options) {
     private static final List<String> COMMANDS = List.of("order", "dlq", "redrive", "drop", "check", "capacity", "help");
-    private static final List<String> FLAGS = List.of("--json", "--go", "--dry-run", "--include-droppable");
-    private static final List<String> OPTIONS = List.of("--rate", "--archive", "--stack");
+    private static final List<String> FLAGS = List.of("--json", "--go", "--dry-run", "--include-droppable", "--force");
+    private static final List<String> OPTIONS = List.of("--rate", "--archive", "--stack", "--reason");
 
     static Arguments parse(String[] args) {
       if (args.length == 0 || List.of("-h", "--help").contains(args[0])) {
-        return new Arguments("help", List.of(), List.of(), Map.of(), Map.of());
+        return new Arguments("help", List.of(), List.of(), Map.of());
       }
       if (!COMMANDS.contains(args[0])) {
         throw new IllegalArgumentException("no command " + args[0]);
@@ -108,25 +110,15 @@ public final class FulfilOps {
       List<String> positional = new ArrayList<>();
       List<String> flags = new ArrayList<>();
       Map<String, String> options = new HashMap<>();
-      Map<String, String> settings = new HashMap<>();
       for (int i = 1; i < args.length; i++) {
         String arg = args[i];
         if (FLAGS.contains(arg)) {
           flags.add(arg);
-        } else if (OPTIONS.contains(arg) || arg.equals("-c")) {
+        } else if (OPTIONS.contains(arg)) {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException(arg + " needs a value");
           }
-          String value = args[++i];
-          if (arg.equals("-c")) {
-            String[] setting = value.split("=", 2);
-            if (setting.length != 2) {
-              throw new IllegalArgumentException("-c takes key=value, got " + value);
-            }
-            settings.put(setting[0], setting[1]);
-          } else {
-            options.put(arg, value);
-          }
+          options.put(arg, args[++i]);
         } else if (arg.startsWith("-")) {
           throw new IllegalArgumentException("unknown option " + arg);
         } else {
@@ -136,7 +128,12 @@ public final class FulfilOps {
       if (flags.contains("--go") && flags.contains("--dry-run")) {
         throw new IllegalArgumentException("--go and --dry-run contradict each other");
       }
-      return new Arguments(args[0], positional, flags, options, settings);
+      boolean reasoned = options.containsKey("--reason") && !options.get("--reason").isBlank();
+      if (flags.contains("--force") != reasoned) {
+        throw new IllegalArgumentException("--force and --reason go together: --force --reason \"why this order may be"
+            + " lost\" drops a message dlq would redrive, and the archive keeps the reason");
+      }
+      return new Arguments(args[0], positional, flags, options);
     }
 
     boolean flag(String name) {
@@ -145,6 +142,11 @@ public final class FulfilOps {
 
     String stack() {
       return options.getOrDefault("--stack", Stack.DEFAULT_STACK);
+    }
+
+    /** On-call's reason to drop against the verdict, given with --force. */
+    Optional<String> override() {
+      return Optional.ofNullable(options.get("--reason")).map(String::strip);
     }
 
     Path archive() {

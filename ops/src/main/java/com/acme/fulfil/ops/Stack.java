@@ -1,7 +1,10 @@
 package com.acme.fulfil.ops;
 
 import com.acme.fulfil.timing.TimingBudget;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -26,14 +29,18 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 /**
  * The deployed fulfil-order that a command works on: its names, the budget it was deployed from, and
  * clients for its services. In AWS the names come from the CloudFormation stack's outputs and the
- * function's configuration, with the caller's credentials and region; against {@code ./run-local
- * --serve} from the variables it prints ({@code QUEUE_URL}, {@code DLQ_URL}, {@code TABLE_NAME},
+ * function's configuration, with the caller's credentials and region, and the settings from infra/cdk.json;
+ * against {@code ./run-local --serve} only when {@code FULFIL_OPS_STACK=local}, which it alone prints,
+ * from the variables it prints ({@code QUEUE_URL}, {@code DLQ_URL}, {@code TABLE_NAME},
  * {@code SECRET_ARN}, {@code PARTNER_BASE_URL}, {@code FUNCTION_NAME}, {@code TIME_SCALE} and the
- * {@code AWS_ENDPOINT_URL_*} endpoints). Either way the SDK's {@code AWS_ENDPOINT_URL} and
- * {@code AWS_ENDPOINT_URL_<SERVICE>} variables are honoured, so a stack deployed to an emulator works too.
+ * {@code AWS_ENDPOINT_URL_*} endpoints), every one of which must be a loopback address. The runbook sets
+ * some of the same names for AWS, so none of them alone may select the local stack. In AWS the SDK's
+ * {@code AWS_ENDPOINT_URL} and {@code AWS_ENDPOINT_URL_<SERVICE>} variables are honoured, so a stack
+ * deployed to an emulator works too.
  *
  * @param functionAliasArn what the event source mapping invokes; empty on the local stack, which has
  *     no Lambda service, mapping or alarms to ask
+ * @param deployedWith infra/cdk.json's settings; empty on the local stack
  */
 record Stack(
     String description,
@@ -46,9 +53,14 @@ record Stack(
     Optional<String> functionAliasArn,
     Optional<String> alarmTopicArn,
     TimingBudget budget,
+    Optional<DeployedSettings> deployedWith,
     Clients aws) implements AutoCloseable {
 
   static final String DEFAULT_STACK = "fulfil-order";
+  /** Set to {@code local} by the export lines of {@code ./run-local --serve}, and by nothing else. */
+  static final String TARGET_VARIABLE = "FULFIL_OPS_STACK";
+  private static final List<String> LOCAL_ENDPOINTS =
+      List.of("AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SECRETS_MANAGER");
 
   /** The service clients, built once per command, closed with the stack. */
   record Clients(SqsClient sqs, DynamoDbClient dynamoDb, SecretsManagerClient secrets, Optional<LambdaClient> lambda,
@@ -75,15 +87,24 @@ record Stack(
         .attributes().get(QueueAttributeName.QUEUE_ARN);
   }
 
-  /**
-   * @param stackName the CloudFormation stack (AWS only)
-   * @param deployedWith the {@code -c key=value} settings the stack was deployed with (AWS only)
-   */
-  static Stack resolve(Map<String, String> env, String stackName, Map<String, String> deployedWith) {
-    return env.containsKey("QUEUE_URL") ? local(env) : deployed(env, stackName, deployedWith);
+  /** @param stackName the CloudFormation stack (AWS only) */
+  static Stack resolve(Map<String, String> env, String stackName) {
+    String target = env.get(TARGET_VARIABLE);
+    if (target == null) {
+      return deployed(env, stackName);
+    }
+    if (!target.equals("local")) {
+      throw new OpsException(TARGET_VARIABLE + " is '" + target + "': only ./run-local --serve sets it, to local;"
+          + " unset it to work on the deployed stack");
+    }
+    return local(env);
   }
 
   private static Stack local(Map<String, String> env) {
+    requireLoopback(env, "QUEUE_URL");
+    requireLoopback(env, "DLQ_URL");
+    requireLoopback(env, "PARTNER_BASE_URL");
+    LOCAL_ENDPOINTS.forEach(name -> requireLoopback(env, name));
     Region region = Region.of(env.getOrDefault("AWS_REGION", env.getOrDefault("AWS_DEFAULT_REGION", "us-east-1")));
     AwsCredentialsProvider credentials = credentials(env);
     Clients clients = new Clients(
@@ -95,15 +116,16 @@ record Stack(
     return new Stack("the local stack (" + env.get("QUEUE_URL") + ")", env.get("QUEUE_URL"), required(env, "DLQ_URL"),
         required(env, "TABLE_NAME"), required(env, "SECRET_ARN"), URI.create(required(env, "PARTNER_BASE_URL")),
         env.getOrDefault("FUNCTION_NAME", DEFAULT_STACK), Optional.empty(), Optional.empty(),
-        TimingBudget.defaults().scaledDown(scale), clients);
+        TimingBudget.defaults().scaledDown(scale), Optional.empty(), clients);
   }
 
-  private static Stack deployed(Map<String, String> env, String stackName, Map<String, String> deployedWith) {
+  private static Stack deployed(Map<String, String> env, String stackName) {
     String regionName = env.getOrDefault("AWS_REGION", env.get("AWS_DEFAULT_REGION"));
     if (regionName == null || regionName.isBlank()) {
       throw new OpsException("no AWS region: set AWS_REGION to the stack's region (or, for ./run-local --serve,"
           + " paste the export lines it prints)");
     }
+    DeployedSettings deployedWith = DeployedSettings.from(env);
     Region region = Region.of(regionName);
     AwsCredentialsProvider credentials = credentials(env);
     Map<String, String> outputs;
@@ -134,7 +156,7 @@ record Stack(
         output(outputs, "DlqUrl", stackName), output(outputs, "IdempotencyTableName", stackName),
         output(outputs, "PartnerApiKeySecretArn", stackName), URI.create(partnerBaseUrl),
         functionName, Optional.of(aliasArn), Optional.of(output(outputs, "AlarmTopicArn", stackName)),
-        TimingBudget.fromSettings(deployedWith::get), clients);
+        deployedWith.budget(), Optional.of(deployedWith), clients);
   }
 
   private static String output(Map<String, String> outputs, String key, String stackName) {
@@ -149,10 +171,26 @@ record Stack(
   private static String required(Map<String, String> env, String name) {
     String value = env.get(name);
     if (value == null || value.isBlank()) {
-      throw new OpsException("QUEUE_URL is set, so the local stack is meant, but " + name + " is not: paste every"
-          + " export line ./run-local --serve prints");
+      throw new OpsException(TARGET_VARIABLE + " is local, so the local stack is meant, but " + name + " is not set:"
+          + " paste every export line ./run-local --serve prints");
     }
     return value;
+  }
+
+  /** The local stack runs on this computer: an address elsewhere would be someone's real AWS, or worse. */
+  private static void requireLoopback(Map<String, String> env, String name) {
+    String value = required(env, name);
+    String host = URI.create(value).getHost();
+    boolean loopback;
+    try {
+      loopback = host != null && InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      loopback = false;
+    }
+    if (!loopback) {
+      throw new OpsException(name + " is " + value + ", not a loopback address: the local stack (" + TARGET_VARIABLE
+          + "=local) only ever runs on localhost. Unset " + TARGET_VARIABLE + " to work on the deployed stack");
+    }
   }
 
   private static Optional<URI> endpoint(Map<String, String> env, String name) {

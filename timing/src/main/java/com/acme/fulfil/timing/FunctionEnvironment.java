@@ -16,6 +16,8 @@ public final class FunctionEnvironment {
   public static final String MAX_RECEIVE_COUNT = "MAX_RECEIVE_COUNT";
   public static final String IDEMPOTENCY_TTL_SECONDS = "IDEMPOTENCY_TTL_SECONDS";
   public static final String DEAD_LETTER_QUEUE_URL = "DEAD_LETTER_QUEUE_URL";
+  /** Read at initialisation, so part of each published version's snapshot: changed only by a deploy. */
+  public static final String LOG_LEVEL = "FULFIL_LOG_LEVEL";
 
   private FunctionEnvironment() {}
 }

@@ -74,6 +74,8 @@ public record RunbookEnvironment(AwsConnection aws, QueueRef orders, QueueRef de
     queues.put("SOURCE_QUEUE_ARN", orders.arn());
     queues.put("DLQ_ARN", deadLetters.arn());
     Map<String, String> others = new LinkedHashMap<>();
+    // ./fulfil-ops works on the local stack only with this; the runbook's own QUEUE_URL never switches it.
+    others.put("FULFIL_OPS_STACK", "local");
     others.put("TABLE_NAME", table);
     others.put("SECRET_ARN", partnerKeySecret);
     others.put("PARTNER_BASE_URL", partnerBaseUrl.toString());

@@ -1,0 +1,56 @@
+package com.acme.fulfil.ops;
+
+import com.acme.fulfil.timing.AlarmThresholds;
+import com.acme.fulfil.timing.OnCallSettings;
+import com.acme.fulfil.timing.Settings;
+import com.acme.fulfil.timing.TimingBudget;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the stack is deployed with: infra/cdk.json's context, the one file {@code cdk synth}, the deploy
+ * workflow and {@code check} all read. {@code ./fulfil-ops} names the file in {@link #FILE_VARIABLE}.
+ */
+record DeployedSettings(Path file, TimingBudget budget, int maxConcurrency, int functionMemoryMb, String logLevel,
+    boolean activeTracing) {
+  static final String FILE_VARIABLE = "FULFIL_OPS_CDK_JSON";
+
+  static DeployedSettings from(Map<String, String> env) {
+    String file = env.get(FILE_VARIABLE);
+    if (file == null || file.isBlank()) {
+      throw new OpsException(FILE_VARIABLE + " is not set: run ./fulfil-ops from the repository, which points it at"
+          + " infra/cdk.json, the settings the stack is deployed with");
+    }
+    return read(Path.of(file));
+  }
+
+  static DeployedSettings read(Path file) {
+    JsonNode context;
+    try {
+      context = new ObjectMapper().readTree(file.toFile()).path("context");
+    } catch (IOException e) {
+      throw new OpsException("cannot read " + file + ", the settings the stack is deployed with: " + e.getMessage());
+    }
+    List<String> missing = new ArrayList<>(OnCallSettings.ALL.stream().filter(key -> !context.has(key)).toList());
+    if (!missing.isEmpty()) {
+      throw new OpsException(file + " has no " + String.join(", ", missing) + ": every setting the stack is deployed"
+          + " with belongs in its context");
+    }
+    Settings settings = new Settings(key -> context.has(key) ? context.get(key).asText() : null);
+    return new DeployedSettings(file, TimingBudget.fromSettings(key -> context.has(key) ? context.get(key).asText() : null),
+        settings.integer(OnCallSettings.MAX_CONCURRENCY).orElseThrow(),
+        settings.integer(OnCallSettings.FUNCTION_MEMORY_MB).orElseThrow(),
+        settings.text(OnCallSettings.LOG_LEVEL).orElseThrow(),
+        settings.flag(OnCallSettings.ACTIVE_TRACING).orElseThrow());
+  }
+
+  /** Each alarm's threshold for these settings, as the stack sets it. */
+  Map<String, Double> alarmThresholds() {
+    return AlarmThresholds.of(budget, budget.capacity(maxConcurrency));
+  }
+}
