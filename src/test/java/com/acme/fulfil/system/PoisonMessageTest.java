@@ -49,7 +49,7 @@ class PoisonMessageTest {
     // to reach the DLQ if the function did not hand it back at once.
     fulfil = FulfilOrderUnderTest.on(backend, "poison")
         .budget(TimingBudget.builder().partnerWorstCase(Duration.ofSeconds(1)).partnerContractMaximum(Duration.ofSeconds(1))
-            .partnerLookupTimeout(Duration.ofMillis(200)).partnerDeadlineMargin(Duration.ofMillis(500))
+            .partnerLookupTimeout(Duration.ofSeconds(1)).partnerDeadlineMargin(Duration.ofMillis(500))
             .functionTimeout(Duration.ofSeconds(5)).build())
         .start();
     visibility = fulfil.queues().settings().visibilityTimeout();
