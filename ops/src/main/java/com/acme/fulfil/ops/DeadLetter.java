@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
@@ -40,17 +42,33 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
     return !RECEIVES_EXHAUSTED.equals(failureClass);
   }
 
+  /** The message, labelled as it says: by the attributes the function put on it, if any. */
   static DeadLetter read(Message message, Duration dlqRetention) {
+    Map<String, String> label = new HashMap<>();
+    DeadLetterAttributes.ALL.forEach(name -> attribute(message, name).ifPresent(value -> label.put(name, value)));
+    return read(message, dlqRetention, label);
+  }
+
+  /**
+   * The message with the label the function kept in its table for it (the message had no room), which
+   * speaks for it rather than any attribute of its producer's that bears a label's name.
+   */
+  DeadLetter withStoredLabel(Map<String, String> label) {
+    return read(message, Duration.between(sentAt, deletedBySqsAt), label);
+  }
+
+  private static DeadLetter read(Message message, Duration dlqRetention, Map<String, String> label) {
     Instant sentAt = Instant.ofEpochMilli(Long.parseLong(
         message.attributes().getOrDefault(MessageSystemAttributeName.SENT_TIMESTAMP, "0")));
-    Optional<String> failureClass = attribute(message, DeadLetterAttributes.FAILURE_CLASS);
     // A message the redrive policy moved keeps its first enqueue time, which SQS's retention counts from.
+    // The order is the body's: an attribute named order_id may be the producer's, about anything.
     return new DeadLetter(message,
-        attribute(message, DeadLetterAttributes.SOURCE_MESSAGE_ID).orElse(message.messageId()),
-        attribute(message, DeadLetterAttributes.ORDER_ID).or(() -> orderIdIn(message.body())),
-        failureClass.orElse(RECEIVES_EXHAUSTED),
-        attribute(message, DeadLetterAttributes.FAILURE_REASON),
-        sentAt, sentAt.plus(dlqRetention), attribute(message, DeadLetterAttributes.FAILURE_AT).flatMap(DeadLetter::instant),
+        label.getOrDefault(DeadLetterAttributes.SOURCE_MESSAGE_ID, message.messageId()),
+        orderIdIn(message.body()),
+        label.getOrDefault(DeadLetterAttributes.FAILURE_CLASS, RECEIVES_EXHAUSTED),
+        Optional.ofNullable(label.get(DeadLetterAttributes.FAILURE_REASON)),
+        sentAt, sentAt.plus(dlqRetention),
+        Optional.ofNullable(label.get(DeadLetterAttributes.FAILURE_AT)).flatMap(DeadLetter::instant),
         message.attributes().containsKey(MessageSystemAttributeName.DEAD_LETTER_QUEUE_SOURCE_ARN));
   }
 

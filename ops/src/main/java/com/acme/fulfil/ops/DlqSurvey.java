@@ -34,7 +34,10 @@ final class DlqSurvey {
   List<Entry> entries() {
     FunctionLogs logs = new FunctionLogs(stack);
     List<Entry> entries = new ArrayList<>();
-    for (DeadLetter read : new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention()).readAll()) {
+    for (DeadLetter received : new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention()).readAll()) {
+      // The redrive policy moved it: no label of this life can be in the table.
+      DeadLetter read = received.movedByRedrivePolicy() ? received
+          : StoredLabel.read(stack, received.messageId()).map(received::withStoredLabel).orElse(received);
       DeadLetter letter = read.reason().isPresent() || !logs.available() ? read
           : read.withReason(logs.lastProblem(read.sourceMessageId(), read.sentAt().minus(Duration.ofDays(14))));
       Optional<OrderRecord> record = letter.orderId().flatMap(id -> OrderRecord.read(stack, id));

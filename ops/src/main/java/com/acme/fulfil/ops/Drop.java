@@ -24,8 +24,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * {@code drop MESSAGE_ID...}: each message is archived whole (body, system attributes, message attributes
  * with their data types, binary values in base64, as SendMessage takes them back) to a file of its own,
  * written and flushed to disk, and only then deleted from the DLQ. A message is reported dropped only
- * once a later receive no longer finds it. An id may be the DLQ message's own or the source message's
- * it stands for.
+ * once a later receive (a long poll, which asks every SQS server) no longer finds it. An id may be the
+ * DLQ message's own, which always wins, or the source message's that exactly one message stands for; a
+ * drop with an id that several copies stand for drops nothing.
  */
 final class Drop {
   /** Kept back from the read's hold: a delete sent later may meet a message that someone received since. */
@@ -46,12 +47,24 @@ final class Drop {
     Set<String> ids = new LinkedHashSet<>(messageIds);
     DeadLetterQueue dlq = new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention());
     long readAt = System.nanoTime();
-    Map<String, DeadLetter> held = dlq.hold(ids);
+    DeadLetterQueue.Named named = dlq.hold(ids);
+    Map<String, DeadLetter> held = named.held();
     List<String> lines = new ArrayList<>();
     ObjectNode out = json.createObjectNode();
     var dropped = out.putArray("dropped");
     var notDropped = out.putArray("not_dropped");
     var missing = out.putArray("not_found");
+    if (!named.ambiguous().isEmpty()) {
+      var ambiguous = out.putArray("ambiguous");
+      lines.add("dropped 0 of " + ids.size() + " message(s) from the DLQ of " + stack.description()
+          + ": some ids name no one message, so nothing was touched");
+      named.ambiguous().forEach((id, copies) -> {
+        lines.add("  " + id + ": names no message of its own, and " + copies.size() + " stand for it ("
+            + String.join(", ", copies) + "): name the one to drop by its own message id");
+        ambiguous.addObject().put("id", id).set("messages", json.valueToTree(copies));
+      });
+      return new Report(lines, out, 1);
+    }
     Map<String, Path> archived = new LinkedHashMap<>();
     for (String id : ids) {
       DeadLetter letter = held.get(id);
@@ -91,7 +104,7 @@ final class Drop {
     Set<String> pending = new LinkedHashSet<>(letters.stream().map(DeadLetter::messageId).toList());
     Map<String, String> failures = new LinkedHashMap<>();
     for (int look = 0; look < CONFIRMATIONS && !pending.isEmpty(); look++) {
-      Map<String, DeadLetter> still = dlq.hold(pending);
+      Map<String, DeadLetter> still = dlq.hold(pending).held();
       for (String messageId : List.copyOf(pending)) {
         DeadLetter again = still.get(messageId);
         if (again == null) {
