@@ -63,6 +63,18 @@ final class DeadLetterQueue {
    * named, or on none.
    */
   Named hold(Set<String> ids) {
+    return hold(ids, true);
+  }
+
+  /**
+   * Holds the messages with exactly these ids, and hands every other one back: the look after a delete,
+   * where a copy that stands for a deleted message is another message, not the one still there.
+   */
+  Map<String, DeadLetter> holdExactly(Set<String> messageIds) {
+    return hold(messageIds, false).held();
+  }
+
+  private Named hold(Set<String> ids, boolean bySourceIdToo) {
     Duration retention = retention();
     List<Message> received = receiveAll();
     Map<String, DeadLetter> exact = new LinkedHashMap<>();
@@ -71,7 +83,7 @@ final class DeadLetterQueue {
       DeadLetter letter = DeadLetter.read(message, retention);
       if (ids.contains(letter.messageId())) {
         exact.put(letter.messageId(), letter);
-      } else if (ids.contains(letter.sourceMessageId())) {
+      } else if (bySourceIdToo && ids.contains(letter.sourceMessageId())) {
         standingFor.computeIfAbsent(letter.sourceMessageId(), id -> new ArrayList<>()).add(letter);
       }
     }

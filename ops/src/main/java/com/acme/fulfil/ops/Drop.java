@@ -104,7 +104,8 @@ final class Drop {
     Set<String> pending = new LinkedHashSet<>(letters.stream().map(DeadLetter::messageId).toList());
     Map<String, String> failures = new LinkedHashMap<>();
     for (int look = 0; look < CONFIRMATIONS && !pending.isEmpty(); look++) {
-      Map<String, DeadLetter> still = dlq.hold(pending).held();
+      // By its own id only: a copy standing for the deleted message is not it, and is not to be deleted.
+      Map<String, DeadLetter> still = dlq.holdExactly(pending);
       for (String messageId : List.copyOf(pending)) {
         DeadLetter again = still.get(messageId);
         if (again == null) {
