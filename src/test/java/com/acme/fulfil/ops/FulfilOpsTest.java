@@ -13,6 +13,7 @@ import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
 import com.acme.fulfil.system.harness.Orders;
 import com.acme.fulfil.system.harness.TestBudgets;
+import com.acme.fulfil.timing.DeadLetterAttributes;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -22,14 +23,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -58,6 +63,18 @@ class FulfilOpsTest {
     assertThat(TestBudgets.quick().visibilityTimeout()).isEqualTo(TimingBudget.defaults().scaledDown(TIME_SCALE).visibilityTimeout());
     fulfil = FulfilOrderUnderTest.on(backend, "ops").budget(TestBudgets.quick()).start();
     env = fulfil.runbookEnvironment(TIME_SCALE).variables();
+  }
+
+  /**
+   * Each test starts from empty queues: a poison message one test leaves in the DLQ would be redriven
+   * by the next test's {@code redrive --include-droppable} and come straight back, a move task that
+   * never ends.
+   */
+  @BeforeEach
+  void emptyQueues() {
+    fulfil.sqs().purgeQueue(r -> r.queueUrl(fulfil.queues().source().url()));
+    fulfil.sqs().purgeQueue(r -> r.queueUrl(fulfil.queues().deadLetter().orElseThrow().url()));
+    fulfil.partner().script().clear();
   }
 
   @Test
@@ -257,6 +274,192 @@ class FulfilOpsTest {
     fulfil.partner().awaitBookings(order, 1, Duration.ofSeconds(60));
     assertThat(fulfil.partner().bookingsFor(order)).hasSize(1);
     assertThat(QueueDepth.of(fulfil.sqs(), fulfil.queues().deadLetter().orElseThrow()).total()).isZero();
+  }
+
+  /**
+   * SQS takes at most 10 message attributes, 256 KiB in all, and a string value only of its documented
+   * characters. Whatever the producer set (none to ten, String, Number, custom and Binary types, one
+   * named like a label attribute), every poison message reaches the DLQ on its first receive, its
+   * producer's attributes as they were sent, and {@code dlq} gives its class and reason and says drop;
+   * the partner's error code, however long and whatever characters it holds, is labelled in sendable
+   * text.
+   */
+  @Test
+  void everyPoisonMessageIsLabelledOnItsFirstReceiveWhateverItsProducerSent(@TempDir Path archive) throws Exception {
+    Map<String, Map<String, MessageAttributeValue>> sentByBody = new LinkedHashMap<>();
+    Map<String, String> sourceByBody = new LinkedHashMap<>();
+    for (int count = 0; count <= 10; count++) {
+      String body = "{\"order_id\":\"" + Orders.newId("ORD-OPS-ATTRS-" + count) + "\",\"service\":\"teleport\"}";
+      sentByBody.put(body, producerAttributes(count));
+    }
+    String rejected = Orders.newId("ORD-OPS-ODD-CODE");
+    String oddCode = "code\u0000with\u0001controls\uFFFE" + "x".repeat(3_000);
+    fulfil.partner().script().forOrder(rejected, new Reaction.Rejected(400, oddCode, "refused"));
+    sentByBody.put(Orders.body(rejected), producerAttributes(10));
+    // One after the other: ten cold containers at once on a loaded machine can outlast the 2 s timeout.
+    // A try Lambda kills at its timeout judged nothing: the message comes back after the 12 s visibility
+    // timeout. 45 s leaves room for two such kills (2 + 12 s each) and a try that ends, on a machine
+    // twice as slow as one where a cold try takes 2 s.
+    // Until the mapping deletes the source message (after a try that sent it returned): a try killed
+    // after its send leaves a copy in the DLQ and the message comes back for another.
+    boolean arrived = true;
+    for (Map.Entry<String, Map<String, MessageAttributeValue>> sent : sentByBody.entrySet()) {
+      String source = fulfil.send(sent.getKey(), sent.getValue());
+      sourceByBody.put(sent.getKey(), source);
+      arrived &= Await.until(Duration.ofSeconds(45), () -> fulfil.invocations().deleted(source));
+    }
+    // Every copy, so that the drop leaves the DLQ as it was.
+    List<Message> copies = fulfil.deadLetters().all().stream().filter(message -> sentByBody.containsKey(message.body())).toList();
+    Map<String, Message> dead = new LinkedHashMap<>();
+    copies.forEach(message -> dead.putIfAbsent(message.body(), message));
+    Map<String, JsonNode> listed = new LinkedHashMap<>();
+    json("dlq").path("dead_letters").forEach(letter -> listed.put(letter.path("message_id").asText(), letter));
+
+    SoftAssertions softly = new SoftAssertions();
+    softly.assertThat(arrived).as("every source message settled").isTrue();
+    sentByBody.forEach((body, attributes) -> {
+      String name = attributes.size() + " producer attributes, order " + body.substring(0, 40);
+      // The promise is per judgement: the first receive that runs to its end sends it to the DLQ. Were the
+      // label refused (the bug this guards), that receive would report a failure and five would follow.
+      String source = sourceByBody.get(body);
+      softly.assertThat(fulfil.invocations().receives(source) - fulfil.invocations().killedAtTimeout(source))
+          .as(name + ": receives that ran to their end").isEqualTo(1);
+      Message message = dead.get(body);
+      softly.assertThat(message).as(name + ": in the DLQ").isNotNull();
+      if (message == null) {
+        return;
+      }
+      softly.assertThat(message.messageAttributes()).as(name + ": the producer's attributes as sent").containsAllEntriesOf(attributes);
+      message.messageAttributes().values().stream().filter(value -> value.stringValue() != null).forEach(value ->
+          softly.assertThat(sendable(value.stringValue())).as(name + ": every value in SQS's characters: " + value).isTrue());
+      JsonNode letter = listed.getOrDefault(message.messageId(), JSON.createObjectNode());
+      boolean refused = body.contains(rejected);
+      softly.assertThat(letter.path("failure_class").asText()).as(name + ": class, " + letter)
+          .isEqualTo(refused ? "partner_rejected" : "invalid_message");
+      softly.assertThat(letter.path("reason").asText()).as(name + ": reason")
+          .startsWith(refused ? "partner rejected the order: 400 code" : "invalid order message: ");
+      softly.assertThat(sendable(letter.path("reason").asText())).as(name + ": reason in SQS's characters").isTrue();
+      softly.assertThat(letter.path("reason").asText().length()).as(name + ": reason's length").isLessThanOrEqualTo(1_024);
+      softly.assertThat(letter.path("order_id").asText()).as(name + ": order").isEqualTo(orderIdIn(body));
+      softly.assertThat(letter.path("action").asText()).as(name + ": action, " + letter.path("why")).isEqualTo("drop");
+    });
+    List<String> dropArgs = new ArrayList<>(List.of("drop", "--archive", archive.toString()));
+    copies.forEach(message -> dropArgs.add(message.messageId()));
+    OpsRun drop = run(dropArgs.toArray(String[]::new));
+    softly.assertThat(drop.exitCode()).as(drop.out() + drop.err()).isZero();
+    softly.assertAll();
+    assertThat(fulfil.partner().bookingsFor(rejected)).as("the refused order's bookings").isEmpty();
+    long killed = sourceByBody.values().stream().mapToLong(fulfil.invocations()::killedAtTimeout).sum();
+    Duration slowest = sourceByBody.values().stream().map(fulfil.invocations()::longestRun).max(Duration::compareTo).orElseThrow();
+    Figures.print("poison with 0..10 producer attributes: %d message(s) in the DLQ, each labelled by the first receive that"
+        + " ended, with its reason for dlq; %d tr%s killed at the 2 s timeout; the slowest receive %d ms", dead.size(), killed,
+        killed == 1 ? "y" : "ies", slowest.toMillis());
+  }
+
+  /**
+   * A labelled copy N stands for source message M, and M itself is in the DLQ too (the redrive policy
+   * moved it): {@code drop M} drops M and only M. A source id two copies stand for drops neither.
+   */
+  @Test
+  void dropTakesTheMessageItNamesNotACopyThatStandsForIt(@TempDir Path archive) throws Exception {
+    String dlqUrl = env.get("DLQ_URL");
+    String body = Orders.body(Orders.newId("ORD-OPS-NAMED"));
+    String original = fulfil.sqs().sendMessage(r -> r.queueUrl(dlqUrl).messageBody(body)).messageId();
+    String copy = fulfil.sqs().sendMessage(r -> r.queueUrl(dlqUrl).messageBody(body)
+        .messageAttributes(Map.of(DeadLetterAttributes.SOURCE_MESSAGE_ID, text(original)))).messageId();
+    String elsewhere = "a-source-message-no-longer-anywhere";
+    List<String> twins = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      twins.add(fulfil.sqs().sendMessage(r -> r.queueUrl(dlqUrl).messageBody(body)
+          .messageAttributes(Map.of(DeadLetterAttributes.SOURCE_MESSAGE_ID, text(elsewhere)))).messageId());
+    }
+
+    OpsRun named = run("drop", "--archive", archive.toString(), original);
+    OpsRun ambiguous = run("drop", "--archive", archive.toString(), elsewhere);
+    List<String> left = StreamSupport.stream(json("dlq").path("dead_letters").spliterator(), false)
+        .map(letter -> letter.path("message_id").asText()).toList();
+    run("drop", "--archive", archive.toString(), copy, twins.get(0), twins.get(1));
+
+    SoftAssertions softly = new SoftAssertions();
+    softly.assertThat(named.out()).as("drop " + original).contains("dropped 1 of 1").contains(original + ": archived to");
+    softly.assertThat(left).as("left after both drops").contains(copy).containsAll(twins).doesNotContain(original);
+    softly.assertThat(ambiguous.exitCode()).as(ambiguous.out()).isEqualTo(1);
+    softly.assertThat(ambiguous.out()).as("a source id two messages stand for").contains("dropped 0 of 1")
+        .contains(twins.get(0)).contains(twins.get(1));
+    softly.assertAll();
+  }
+
+  /** A producer's attribute named order_id does not speak for the order: the body does. */
+  @Test
+  void dlqChecksTheBodysOrderNotAProducerAttributeNamedOrderId(@TempDir Path archive) throws Exception {
+    String booked = Orders.newId("ORD-OPS-ATTR-BOOKED");
+    assertThat(fulfil.awaitDeleted(List.of(fulfil.send(Orders.body(booked))), Duration.ofSeconds(60))).isTrue();
+    String notBooked = Orders.newId("ORD-OPS-BODY");
+    String messageId = fulfil.sqs().sendMessage(r -> r.queueUrl(env.get("DLQ_URL")).messageBody(Orders.body(notBooked))
+        .messageAttributes(Map.of(DeadLetterAttributes.ORDER_ID, text(booked)))).messageId();
+
+    JsonNode letter = StreamSupport.stream(json("dlq").path("dead_letters").spliterator(), false)
+        .filter(l -> messageId.equals(l.path("message_id").asText())).findFirst().orElseThrow();
+    run("drop", "--archive", archive.toString(), messageId);
+
+    assertThat(letter.path("order_id").asText()).as(letter.toString()).isEqualTo(notBooked);
+    assertThat(letter.path("order_booked").asBoolean()).isFalse();
+    assertThat(letter.path("action").asText()).isEqualTo("redrive");
+  }
+
+  /**
+   * A short poll asks a sample of SQS's servers and may answer empty while the queue holds messages
+   * (ReceiveMessage's documentation); the proxy answers every short poll so. {@code dlq} and {@code drop}
+   * still see the message, and drop says it is gone only when it is.
+   */
+  @Test
+  void dlqAndDropSeeAMessageThatShortPollsMiss(@TempDir Path archive) throws Exception {
+    String messageId = fulfil.sqs().sendMessage(r -> r.queueUrl(env.get("DLQ_URL"))
+        .messageBody(Orders.body(Orders.newId("ORD-OPS-SAMPLED")))).messageId();
+    OpsRun listed;
+    OpsRun drop;
+    try (FaultyEndpoint sqs = FaultyEndpoint.inFrontOf(URI.create(env.get(AwsConnection.ENDPOINT_SQS)))) {
+      sqs.answer("ReceiveMessage", request -> JSON_READ.apply(request).path("WaitTimeSeconds").asInt(0) == 0, request -> "{}");
+      Map<String, String> viaProxy = through(sqs);
+      listed = new OpsRun(viaProxy, "dlq");
+      drop = new OpsRun(viaProxy, "drop", "--archive", archive.toString(), messageId);
+    }
+    boolean gone = !fulfil.deadLetters().messages().containsKey(messageId);
+    if (!gone) {
+      run("drop", "--archive", archive.toString(), messageId);
+    }
+    assertThat(listed.out()).as("dlq").contains("message " + messageId);
+    assertThat(drop.out()).as("drop").contains("dropped 1 of 1");
+    assertThat(gone).as("gone from the DLQ").isTrue();
+  }
+
+  private static Map<String, MessageAttributeValue> producerAttributes(int count) {
+    Map<String, MessageAttributeValue> attributes = new LinkedHashMap<>();
+    for (int i = 0; i < count; i++) {
+      byte[] bytes = {0, (byte) 0xff, (byte) i, (byte) 0x80};
+      attributes.put(i == 3 ? DeadLetterAttributes.FAILURE_CLASS : "producer-" + i, switch (i % 5) {
+        case 0 -> MessageAttributeValue.builder().dataType("Binary").binaryValue(SdkBytes.fromByteArray(bytes)).build();
+        case 1 -> MessageAttributeValue.builder().dataType("Number.float").stringValue("3.25").build();
+        case 2 -> MessageAttributeValue.builder().dataType("Binary.gzip").binaryValue(SdkBytes.fromByteArray(bytes)).build();
+        case 3 -> text("the producer's own " + i);
+        default -> MessageAttributeValue.builder().dataType("Number").stringValue(Integer.toString(i)).build();
+      });
+    }
+    return attributes;
+  }
+
+  /** SQS's documented characters: #x9 | #xA | #xD | #x20-#xD7FF | #xE000-#xFFFD | #x10000-#x10FFFF. */
+  private static boolean sendable(String value) {
+    return value.codePoints().allMatch(c -> c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF)
+        || (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF));
+  }
+
+  private static String orderIdIn(String body) {
+    return JSON_READ.apply(body).path("order_id").asText();
+  }
+
+  private static MessageAttributeValue text(String value) {
+    return MessageAttributeValue.builder().dataType("String").stringValue(value).build();
   }
 
   private static final java.util.function.Function<String, JsonNode> JSON_READ = text -> {

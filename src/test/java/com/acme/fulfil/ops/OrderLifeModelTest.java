@@ -16,6 +16,7 @@ import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.ScriptedPartner;
 import com.acme.fulfil.partner.Shipment;
 import com.acme.fulfil.queue.DeadLetters;
+import com.acme.fulfil.queue.StoredLabels;
 import com.acme.fulfil.timing.OrderRecordLayout;
 import com.amazonaws.services.dynamodbv2.local.embedded.DynamoDBEmbedded;
 import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
@@ -192,7 +193,8 @@ class OrderLifeModelTest {
       FulfilmentMetrics metrics = new FulfilmentMetrics(MetricsBuilder.builder().withNamespace("Model").withService("model").build());
       this.fulfilment = new OrderFulfilment(new OrderParser(json), new OnceOnlyBooking(records, partner, metrics), metrics,
           MAX_RECEIVES);
-      this.deadLetters = new DeadLetters(this::capturingSqs, Optional.of(DLQ_URL), clock);
+      this.deadLetters = new DeadLetters(this::capturingSqs, Optional.of(DLQ_URL),
+          new StoredLabels(() -> dynamoDb, TABLE, FUNCTION, RECORD_LIFETIME, clock), clock);
     }
 
     private void gate(String step) {

@@ -58,6 +58,8 @@ final class RunbookRunner {
   private final Map<String, String> readerChoices;
   private final List<String> report = new ArrayList<>();
   private final Map<String, Integer> tally = new LinkedHashMap<>();
+  /** How long the command last run took, for the report: where the runbook's test spends its time. */
+  private long lastTook;
 
   /** @param readerChoices the values a reader would pick, read when the runbook asks for one */
   RunbookRunner(Path workingDirectory, RunbookEnvironment stack, Map<String, String> readerChoices) {
@@ -127,7 +129,9 @@ final class RunbookRunner {
     }
     List<String> awsOnly = awsOnlyReasons(command);
     if (awsOnly.isEmpty()) {
+      long started = System.nanoTime();
       RunbookShell.Result result = shell.run(command);
+      lastTook = System.nanoTime() - started;
       assertThat(result.exitCode()).as("exit status of%n  %s%nwhich printed%n%s", command, result.output()).isZero();
       record("ran", command);
       return Optional.of(result);
@@ -135,8 +139,10 @@ final class RunbookRunner {
     assertThat(AWS_CALL.matcher(command).results().count())
         .as("a command that needs AWS may not also call the local stack: %s", command)
         .isEqualTo(awsOnly.size());
+    long started = System.nanoTime();
     RunbookShell.Result result = shell.probe(command, Map.of("AWS_MAX_ATTEMPTS", "1", "AWS_RETRY_MODE", "standard"),
         LOCAL_ENDPOINTS);
+    lastTook = System.nanoTime() - started;
     List<String> complaints = result.stderr().lines().filter(line -> !line.isBlank())
         .filter(line -> !line.startsWith(CONNECT_REFUSED)).toList();
     assertThat(result.stderr()).as("the AWS CLI should accept%n  %s%nand try to connect, but printed%n%s", command,
@@ -180,8 +186,9 @@ final class RunbookRunner {
 
   private void record(String outcome, String what) {
     tally.merge(outcome, 1, Integer::sum);
-    String shown = what.length() > 160 ? what.substring(0, 157) + "..." : what;
-    report.add(String.format("  %-8s  %s", outcome, shown));
+    String shown = what.length() > 150 ? what.substring(0, 147) + "..." : what;
+    report.add(String.format("  %-8s %5.1f s  %s", outcome, lastTook / 1e9, shown));
+    lastTook = 0;
   }
 
   /** A loopback port nothing listens on: the AWS CLI's calls to services that exist only in AWS end there. */

@@ -9,6 +9,7 @@ import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.PartnerClient;
 import com.acme.fulfil.queue.DeadLetters;
+import com.acme.fulfil.queue.StoredLabels;
 import com.acme.fulfil.queue.VisibilityResets;
 import com.acme.fulfil.secrets.ApiKeySource;
 import com.acme.fulfil.snapstart.SnapStartPriming;
@@ -47,7 +48,9 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters dea
     // A no-op where the JVM has no CRaC (local runs, tests); in Lambda, SnapStart calls it before the snapshot.
     Core.getGlobalContext().register(priming);
     return new Wiring(config, new OrderFulfilment(parser, booking, metrics, config.maxReceiveCount()),
-        new DeadLetters(aws.sqs()::getValue, config.deadLetterQueueUrl(), Clock.systemUTC()), visibility, metrics, priming);
+        new DeadLetters(aws.sqs()::getValue, config.deadLetterQueueUrl(), new StoredLabels(aws::dynamoDb,
+            config.idempotencyTable(), config.functionName(), config.idempotencyTtl(), Clock.systemUTC()), Clock.systemUTC()),
+        visibility, metrics, priming);
   }
 
   private static FulfilmentMetrics metricsFor(FunctionConfig config) {

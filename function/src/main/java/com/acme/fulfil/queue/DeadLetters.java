@@ -1,18 +1,12 @@
 package com.acme.fulfil.queue;
 
-import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_AT;
-import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_CLASS;
-import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_REASON;
-import static com.acme.fulfil.timing.DeadLetterAttributes.FIRST_SENT_AT;
-import static com.acme.fulfil.timing.DeadLetterAttributes.ORDER_ID;
-import static com.acme.fulfil.timing.DeadLetterAttributes.SOURCE_MESSAGE_ID;
-
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.timing.DeadLetterAttributes;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -28,34 +22,39 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 
 /**
  * Sends a message that can never succeed straight to the DLQ on its first receive, with why: the
- * original body and message attributes, plus {@code DeadLetterAttributes}: the failure class, the exact
- * reason (field paths and the partner's error code, never the address), the order id, the source
- * message id, when the message was first sent and when the failure was judged. The message's trace
- * goes with it: its {@code traceparent} is one of its attributes, and its X-Ray header is set again as
- * the system attribute it came as (which SQS lets win over the header of the function's own call,
- * were active tracing on). One partner call for a rejected order instead of five, and the
- * reason on the message instead of only in the logs. On-call reads them with {@code fulfil-ops dlq} or
- * {@code aws sqs receive-message --message-attribute-names All}.
+ * original body and message attributes as they were sent, and a {@link DeadLetterLabel}: the failure
+ * class, the exact reason (field paths and the partner's error code, never the address), the order id,
+ * the source message id, when the message was first sent and when the failure was judged. SQS takes 10
+ * message attributes and 256 KiB in all: the label goes on the message where the producer's attributes
+ * leave room for it (and use none of its names), else to the function's table ({@link StoredLabels}),
+ * and the message goes as it was sent. The message's trace goes with it: its {@code traceparent} is one
+ * of its attributes, and its X-Ray header is set again as the system attribute it came as (which SQS
+ * lets win over the header of the function's own call, were active tracing on). One partner call for a
+ * rejected order instead of five, and the reason where on-call reads it ({@code fulfil-ops dlq}).
  */
 public final class DeadLetters {
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
   /** SQS takes at most 10 message attributes. */
   private static final int ATTRIBUTE_LIMIT = 10;
+  /** SQS's documented size limit, counting the body and every attribute's name, type and value. */
+  private static final int SIZE_LIMIT = 256 * 1024;
 
   private final Supplier<SqsClient> sqs;
   private final Optional<String> deadLetterQueueUrl;
+  private final StoredLabels storedLabels;
   private final Clock clock;
 
   /** @param deadLetterQueueUrl none where the function was deployed without it: every message then takes the redrive policy's path */
-  public DeadLetters(Supplier<SqsClient> sqs, Optional<String> deadLetterQueueUrl, Clock clock) {
+  public DeadLetters(Supplier<SqsClient> sqs, Optional<String> deadLetterQueueUrl, StoredLabels storedLabels, Clock clock) {
     this.sqs = sqs;
     this.deadLetterQueueUrl = deadLetterQueueUrl;
+    this.storedLabels = storedLabels;
     this.clock = clock;
   }
 
   /**
    * True once the DLQ holds the message: the source may then delete it. False if it could not be sent
-   * (no DLQ configured, SQS refused, too many attributes to add ours): the caller keeps today's path.
+   * (no DLQ configured, SQS refused): the caller keeps today's path.
    */
   public boolean send(SQSMessage message, RecordOutcome.Rejected rejected) {
     if (deadLetterQueueUrl.isEmpty()) {
@@ -65,45 +64,70 @@ public final class DeadLetters {
     if (message.getMessageAttributes() != null) {
       message.getMessageAttributes().forEach((name, value) -> attributes.put(name, copy(value)));
     }
-    attributes.put(FAILURE_CLASS, text(rejected.failureClass()));
-    attributes.put(FAILURE_REASON, text(rejected.reason()));
-    // Replaces the failure_at of an earlier life, which a redriven message carries in.
-    attributes.put(FAILURE_AT, text(clock.instant().toString()));
-    attributes.put(SOURCE_MESSAGE_ID, text(message.getMessageId()));
-    if (rejected.orderId() != null && !rejected.orderId().isBlank()) {
-      attributes.put(ORDER_ID, text(rejected.orderId()));
-    }
-    // A redriven message carries first_sent_at in from its earlier life, and its SentTimestamp is the redrive's.
-    firstSent(message).ifPresent(sent -> attributes.putIfAbsent(FIRST_SENT_AT, text(sent.toString())));
-    if (attributes.size() > ATTRIBUTE_LIMIT) {
-      LOG.warn("message carries too many attributes to add the failure's; it takes the redrive policy's path");
-      return false;
+    DeadLetterLabel label = DeadLetterLabel.of(message, rejected, clock.instant());
+    boolean labelOnMessage = roomFor(label, message.getBody(), attributes);
+    if (labelOnMessage) {
+      label.values().forEach((name, value) -> attributes.put(name, text(value)));
     }
     Map<MessageSystemAttributeNameForSends, MessageSystemAttributeValue> systemAttributes = new HashMap<>();
     awsTraceHeader(message).ifPresent(header -> systemAttributes.put(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
         MessageSystemAttributeValue.builder().dataType("String").stringValue(header).build()));
+    String id;
     try {
-      String id = sqs.get().sendMessage(r -> r.queueUrl(deadLetterQueueUrl.get())
+      id = sqs.get().sendMessage(r -> r.queueUrl(deadLetterQueueUrl.get())
           .messageBody(message.getBody()).messageAttributes(attributes).messageSystemAttributes(systemAttributes)).messageId();
-      LOG.info("sent to the DLQ as message {}: {}", id, rejected.reason());
-      return true;
     } catch (SdkException e) {
       LOG.warn("could not send the message to the DLQ ({}); it takes the redrive policy's path", e.toString());
       return false;
     }
+    LOG.info("sent to the DLQ as message {}{}: {}", id, labelOnMessage ? "" : " (its label to the table: no room on the"
+        + " message)", rejected.reason());
+    if (!labelOnMessage) {
+      store(id, label);
+    }
+    return true;
+  }
+
+  /**
+   * The message is in the DLQ already: a label the table refuses is lost to {@code dlq}, which then says
+   * redrive (a poison message comes back, one receive, and is labelled again); this line keeps the reason.
+   */
+  private void store(String deadLetterMessageId, DeadLetterLabel label) {
+    try {
+      storedLabels.store(deadLetterMessageId, label);
+    } catch (SdkException e) {
+      LOG.error("DLQ message {} has no label: the table refused it ({}); its reason: {}", deadLetterMessageId, e.toString(),
+          label.values().get(DeadLetterAttributes.FAILURE_REASON));
+    }
+  }
+
+  /** Whether SQS takes the message with the label's attributes beside the producer's, none of them replaced. */
+  private static boolean roomFor(DeadLetterLabel label, String body, Map<String, MessageAttributeValue> attributes) {
+    if (attributes.size() + label.values().size() > ATTRIBUTE_LIMIT
+        || label.values().keySet().stream().anyMatch(attributes::containsKey)) {
+      return false;
+    }
+    long size = bytes(body);
+    for (Map.Entry<String, MessageAttributeValue> attribute : attributes.entrySet()) {
+      size += bytes(attribute.getKey()) + size(attribute.getValue());
+    }
+    for (Map.Entry<String, String> value : label.values().entrySet()) {
+      size += bytes(value.getKey()) + bytes("String") + bytes(value.getValue());
+    }
+    return size <= SIZE_LIMIT;
+  }
+
+  private static long size(MessageAttributeValue value) {
+    return bytes(value.dataType()) + (value.stringValue() == null ? 0 : bytes(value.stringValue()))
+        + (value.binaryValue() == null ? 0 : value.binaryValue().asByteArrayUnsafe().length);
+  }
+
+  private static long bytes(String text) {
+    return text == null ? 0 : text.getBytes(StandardCharsets.UTF_8).length;
   }
 
   private static Optional<String> awsTraceHeader(SQSMessage message) {
     return Optional.ofNullable(message.getAttributes()).map(attributes -> attributes.get(TraceContext.AWS_TRACE_HEADER));
-  }
-
-  private static Optional<Instant> firstSent(SQSMessage message) {
-    String sent = message.getAttributes() == null ? null : message.getAttributes().get("SentTimestamp");
-    try {
-      return sent == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(Long.parseLong(sent)));
-    } catch (NumberFormatException e) {
-      return Optional.empty();
-    }
   }
 
   private static MessageAttributeValue text(String value) {

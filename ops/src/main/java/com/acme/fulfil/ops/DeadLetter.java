@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
@@ -21,12 +23,14 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  *     neither says
  * @param labelledAt when the function wrote the failure attributes; empty for a message without them and
  *     for one labelled before labels were dated
+ * @param firstSentAt when the producer first sent the order, as the label says (a redriven message keeps
+ *     its earlier life's); empty for a message without a label
  * @param movedByRedrivePolicy SQS names the queue the redrive policy moved it from: the function did not
  *     send this message here, so any label on it was written in an earlier life
  */
 record DeadLetter(Message message, String sourceMessageId, Optional<String> orderId, String failureClass,
     Optional<String> reason, Instant sentAt, Instant deletedBySqsAt, Optional<Instant> labelledAt,
-    boolean movedByRedrivePolicy) {
+    Optional<Instant> firstSentAt, boolean movedByRedrivePolicy) {
 
   static final String RECEIVES_EXHAUSTED = "receives_exhausted";
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -40,17 +44,34 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
     return !RECEIVES_EXHAUSTED.equals(failureClass);
   }
 
+  /** The message, labelled as it says: by the attributes the function put on it, if any. */
   static DeadLetter read(Message message, Duration dlqRetention) {
+    Map<String, String> label = new HashMap<>();
+    DeadLetterAttributes.ALL.forEach(name -> attribute(message, name).ifPresent(value -> label.put(name, value)));
+    return read(message, dlqRetention, label);
+  }
+
+  /**
+   * The message with the label the function kept in its table for it (the message had no room), which
+   * speaks for it rather than any attribute of its producer's that bears a label's name.
+   */
+  DeadLetter withStoredLabel(Map<String, String> label) {
+    return read(message, Duration.between(sentAt, deletedBySqsAt), label);
+  }
+
+  private static DeadLetter read(Message message, Duration dlqRetention, Map<String, String> label) {
     Instant sentAt = Instant.ofEpochMilli(Long.parseLong(
         message.attributes().getOrDefault(MessageSystemAttributeName.SENT_TIMESTAMP, "0")));
-    Optional<String> failureClass = attribute(message, DeadLetterAttributes.FAILURE_CLASS);
     // A message the redrive policy moved keeps its first enqueue time, which SQS's retention counts from.
+    // The order is the body's: an attribute named order_id may be the producer's, about anything.
     return new DeadLetter(message,
-        attribute(message, DeadLetterAttributes.SOURCE_MESSAGE_ID).orElse(message.messageId()),
-        attribute(message, DeadLetterAttributes.ORDER_ID).or(() -> orderIdIn(message.body())),
-        failureClass.orElse(RECEIVES_EXHAUSTED),
-        attribute(message, DeadLetterAttributes.FAILURE_REASON),
-        sentAt, sentAt.plus(dlqRetention), attribute(message, DeadLetterAttributes.FAILURE_AT).flatMap(DeadLetter::instant),
+        label.getOrDefault(DeadLetterAttributes.SOURCE_MESSAGE_ID, message.messageId()),
+        orderIdIn(message.body()),
+        label.getOrDefault(DeadLetterAttributes.FAILURE_CLASS, RECEIVES_EXHAUSTED),
+        Optional.ofNullable(label.get(DeadLetterAttributes.FAILURE_REASON)),
+        sentAt, sentAt.plus(dlqRetention),
+        Optional.ofNullable(label.get(DeadLetterAttributes.FAILURE_AT)).flatMap(DeadLetter::instant),
+        Optional.ofNullable(label.get(DeadLetterAttributes.FIRST_SENT_AT)).flatMap(DeadLetter::instant),
         message.attributes().containsKey(MessageSystemAttributeName.DEAD_LETTER_QUEUE_SOURCE_ARN));
   }
 
@@ -68,7 +89,7 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
 
   DeadLetter withReason(Optional<String> found) {
     return new DeadLetter(message, sourceMessageId, orderId, failureClass, reason.or(() -> found), sentAt, deletedBySqsAt,
-        labelledAt, movedByRedrivePolicy);
+        labelledAt, firstSentAt, movedByRedrivePolicy);
   }
 
   private static Optional<Instant> instant(String text) {

@@ -2,6 +2,7 @@ package com.acme.fulfil.ops;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,8 @@ import software.amazon.awssdk.services.sqs.model.ReceiptHandleIsInvalidException
 final class DeadLetterQueue {
   /** Long enough to read the whole DLQ before any message comes round again in the same pass. */
   static final Duration HOLD = Duration.ofSeconds(60);
+  /** The shortest long poll: any wait at all makes SQS ask every server. */
+  private static final Duration LONG_POLL = Duration.ofSeconds(1);
 
   private final SqsClient sqs;
   private final String url;
@@ -48,24 +51,61 @@ final class DeadLetterQueue {
   }
 
   /**
-   * Holds the messages whose id, or the id of the source message they stand for, is in {@code ids}, and
-   * hands every other one back.
+   * What a set of ids names in the DLQ: each id's message, held; or, for an id that names no message of
+   * its own and stands for several copies, those copies, and then nothing is held.
    */
-  Map<String, DeadLetter> hold(Set<String> ids) {
+  record Named(Map<String, DeadLetter> held, Map<String, List<String>> ambiguous) {}
+
+  /**
+   * Holds the message each id names, and hands every other one back. An id names the message with that
+   * id, or else the one message that stands for the source message of that id; if several stand for it,
+   * the id names none for sure, and every message is handed back: a drop acts on exactly the messages
+   * named, or on none.
+   */
+  Named hold(Set<String> ids) {
+    return hold(ids, true);
+  }
+
+  /**
+   * Holds the messages with exactly these ids, and hands every other one back: the look after a delete,
+   * where a copy that stands for a deleted message is another message, not the one still there.
+   */
+  Map<String, DeadLetter> holdExactly(Set<String> messageIds) {
+    return hold(messageIds, false).held();
+  }
+
+  private Named hold(Set<String> ids, boolean bySourceIdToo) {
     Duration retention = retention();
-    Map<String, DeadLetter> wanted = new LinkedHashMap<>();
-    List<Message> others = new ArrayList<>();
-    for (Message message : receiveAll()) {
+    List<Message> received = receiveAll();
+    Map<String, DeadLetter> exact = new LinkedHashMap<>();
+    Map<String, List<DeadLetter>> standingFor = new LinkedHashMap<>();
+    for (Message message : received) {
       DeadLetter letter = DeadLetter.read(message, retention);
-      String id = ids.contains(letter.messageId()) ? letter.messageId() : letter.sourceMessageId();
-      if (ids.contains(id) && !wanted.containsKey(id)) {
-        wanted.put(id, letter);
-      } else {
-        others.add(message);
+      if (ids.contains(letter.messageId())) {
+        exact.put(letter.messageId(), letter);
+      } else if (bySourceIdToo && ids.contains(letter.sourceMessageId())) {
+        standingFor.computeIfAbsent(letter.sourceMessageId(), id -> new ArrayList<>()).add(letter);
       }
     }
-    release(others);
-    return wanted;
+    Map<String, DeadLetter> wanted = new LinkedHashMap<>(exact);
+    Map<String, List<String>> ambiguous = new LinkedHashMap<>();
+    standingFor.forEach((id, copies) -> {
+      if (exact.containsKey(id)) {
+        return;
+      }
+      if (copies.size() == 1) {
+        wanted.put(id, copies.getFirst());
+      } else {
+        ambiguous.put(id, copies.stream().map(DeadLetter::messageId).toList());
+      }
+    });
+    if (!ambiguous.isEmpty()) {
+      wanted.clear();
+    }
+    Set<String> keep = new HashSet<>();
+    wanted.values().forEach(letter -> keep.add(letter.messageId()));
+    release(received.stream().filter(message -> !keep.contains(message.messageId())).toList());
+    return new Named(wanted, ambiguous);
   }
 
   /**
@@ -82,24 +122,28 @@ final class DeadLetterQueue {
     }
   }
 
+  /**
+   * Every visible message, held. Long polls: a short poll asks only a sample of SQS's servers and may
+   * answer empty while messages are there; a long poll asks them all, so one that brings nothing new
+   * ends the read. It costs {@link #LONG_POLL} once a read, when the queue has no more to give.
+   */
   private List<Message> receiveAll() {
     List<Message> received = new ArrayList<>();
-    Set<String> seen = new java.util.HashSet<>();
-    // SQS samples servers on a short poll: keep asking until two polls in a row bring nothing new.
-    for (int emptyPolls = 0; emptyPolls < 2; ) {
-      List<Message> batch = sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10).waitTimeSeconds(0)
-          .visibilityTimeout((int) HOLD.toSeconds())
+    Set<String> seen = new HashSet<>();
+    int fresh;
+    do {
+      List<Message> batch = sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)
+          .waitTimeSeconds((int) LONG_POLL.toSeconds()).visibilityTimeout((int) HOLD.toSeconds())
           .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
           .messageAttributeNames("All")).messages();
-      int fresh = 0;
+      fresh = 0;
       for (Message message : batch) {
         if (seen.add(message.messageId())) {
           received.add(message);
           fresh++;
         }
       }
-      emptyPolls = fresh == 0 ? emptyPolls + 1 : 0;
-    }
+    } while (fresh > 0);
     return received;
   }
 

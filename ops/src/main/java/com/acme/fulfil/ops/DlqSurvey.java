@@ -33,16 +33,22 @@ final class DlqSurvey {
 
   List<Entry> entries() {
     FunctionLogs logs = new FunctionLogs(stack);
-    return new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention()).readAll().stream()
-        .map(read -> judge(read, logs)).toList();
+    List<Entry> entries = new ArrayList<>();
+    for (DeadLetter received : new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention()).readAll()) {
+      entries.add(judge(received, logs));
+    }
+    return entries;
   }
 
-  /** The letter with its reason (from the function's logs if its attributes have none), its order's record and verdict. */
+  /** The letter with its reason (its label, from the table if not on it, else the function's logs), its order's record and verdict. */
   Entry judge(DeadLetter read) {
     return judge(read, new FunctionLogs(stack));
   }
 
-  private Entry judge(DeadLetter read, FunctionLogs logs) {
+  private Entry judge(DeadLetter received, FunctionLogs logs) {
+    // The redrive policy moved it: no label of this life can be in the table.
+    DeadLetter read = received.movedByRedrivePolicy() ? received
+        : StoredLabel.read(stack, received.messageId()).map(received::withStoredLabel).orElse(received);
     DeadLetter letter = read.reason().isPresent() || !logs.available() ? read
         : read.withReason(logs.lastProblem(read.sourceMessageId(), read.sentAt().minus(Duration.ofDays(14))));
     Optional<OrderRecord> record = letter.orderId().flatMap(id -> OrderRecord.read(stack, id));
@@ -88,6 +94,7 @@ final class DlqSurvey {
       item.put("reason", letter.reason().orElse(null));
       item.put("trace_id", letter.traceId().orElse(null));
       item.put("failure_at", letter.labelledAt().map(Instant::toString).orElse(null));
+      item.put("first_sent_at", letter.firstSentAt().map(Instant::toString).orElse(null));
       entry.record().ifPresent(r -> {
         ObjectNode record = item.putObject("record").put("tries", r.tries());
         record.put("last_try_at", r.lastTryAt().map(Instant::toString).orElse(null));

@@ -25,10 +25,12 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * {@code drop MESSAGE_ID...}: each message is archived whole (body, system attributes, message attributes
  * with their data types, binary values in base64, as SendMessage takes them back) to a file of its own,
  * written and flushed to disk, and only then deleted from the DLQ. A message is reported dropped only
- * once a later receive no longer finds it. An id may be the DLQ message's own or the source message's
- * it stands for. A message {@code dlq} would redrive ({@link DeadLetterVerdict}) is handed back untouched:
- * dropping it loses a good order, so only an explicit override with a reason drops it, and the archive
- * keeps that reason beside the verdict it overrode.
+ * once a later receive (a long poll, which asks every SQS server) no longer finds it. An id may be the
+ * DLQ message's own, which always wins, or the source message's that exactly one message stands for; a
+ * drop with an id that several copies stand for drops nothing.
+ * A message {@code dlq} would redrive ({@link DeadLetterVerdict}) is handed back untouched: dropping it
+ * loses a good order, so only an explicit override with a reason drops it, and the archive keeps that
+ * reason beside the verdict it overrode.
  */
 final class Drop {
   /** Kept back from the read's hold: a delete sent later may meet a message that someone received since. */
@@ -54,12 +56,24 @@ final class Drop {
     Set<String> ids = new LinkedHashSet<>(messageIds);
     DeadLetterQueue dlq = new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention());
     long readAt = System.nanoTime();
-    Map<String, DeadLetter> held = dlq.hold(ids);
+    DeadLetterQueue.Named named = dlq.hold(ids);
+    Map<String, DeadLetter> held = named.held();
     List<String> lines = new ArrayList<>();
     ObjectNode out = json.createObjectNode();
     var dropped = out.putArray("dropped");
     var notDropped = out.putArray("not_dropped");
     var missing = out.putArray("not_found");
+    if (!named.ambiguous().isEmpty()) {
+      var ambiguous = out.putArray("ambiguous");
+      lines.add("dropped 0 of " + ids.size() + " message(s) from the DLQ of " + stack.description()
+          + ": some ids name no one message, so nothing was touched");
+      named.ambiguous().forEach((id, copies) -> {
+        lines.add("  " + id + ": names no message of its own, and " + copies.size() + " stand for it ("
+            + String.join(", ", copies) + "): name the one to drop by its own message id");
+        ambiguous.addObject().put("id", id).set("messages", json.valueToTree(copies));
+      });
+      return new Report(lines, out, 1);
+    }
     Map<String, Path> archived = new LinkedHashMap<>();
     List<DeadLetter> toDelete = new ArrayList<>();
     List<DeadLetter> refused = new ArrayList<>();
@@ -111,7 +125,8 @@ final class Drop {
     Set<String> pending = new LinkedHashSet<>(letters.stream().map(DeadLetter::messageId).toList());
     Map<String, String> failures = new LinkedHashMap<>();
     for (int look = 0; look < CONFIRMATIONS && !pending.isEmpty(); look++) {
-      Map<String, DeadLetter> still = dlq.hold(pending);
+      // By its own id only: a copy standing for the deleted message is not it, and is not to be deleted.
+      Map<String, DeadLetter> still = dlq.holdExactly(pending);
       for (String messageId : List.copyOf(pending)) {
         DeadLetter again = still.get(messageId);
         if (again == null) {

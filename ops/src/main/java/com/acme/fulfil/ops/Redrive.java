@@ -70,9 +70,12 @@ final class Redrive {
         .orElse(Long.MIN_VALUE);
     String taskHandle = stack.aws().sqs().startMessageMoveTask(r -> r.sourceArn(dlqArn).destinationArn(stack.queueArn())
         .maxNumberOfMessagesPerSecond(ratePerSecond)).taskHandle();
-    ListMessageMoveTasksResultEntry task = awaitEnd(dlqArn, taskHandle, lastStartedBefore, progress);
+    ListMessageMoveTasksResultEntry task = awaitEnd(dlqArn, taskHandle, lastStartedBefore, ratePerSecond, progress);
     lines.add("move task " + task.status() + ": " + task.approximateNumberOfMessagesMoved() + " moved"
         + (task.failureReason() == null ? "" : ", failure: " + task.failureReason())
+        + ("RUNNING".equals(task.status()) ? ", and still moving long after what it counted should have: messages keep"
+            + " arriving in the DLQ while it runs. Find out why with ./fulfil-ops dlq; stop it with aws sqs"
+            + " cancel-message-move-task --task-handle " + taskHandle : "")
         + ". Follow them with ./fulfil-ops order ORDER_ID; ./fulfil-ops dlq shows what came back.");
     out.put("moved", true).put("status", task.status())
         .put("messages_moved", task.approximateNumberOfMessagesMoved());
@@ -86,8 +89,9 @@ final class Redrive {
    * every task listed before ours was started (one task runs on a queue at a time).
    */
   private ListMessageMoveTasksResultEntry awaitEnd(String dlqArn, String taskHandle, long lastStartedBefore,
-      PrintStream progress) throws InterruptedException {
+      int ratePerSecond, PrintStream progress) throws InterruptedException {
     long listedBy = System.nanoTime() + TASK_LISTED.toNanos();
+    long followedBy = 0;
     Duration wait = FIRST_LOOK;
     while (true) {
       Optional<ListMessageMoveTasksResultEntry> listed = tasks(dlqArn).stream()
@@ -109,8 +113,24 @@ final class Redrive {
       if (!"RUNNING".equals(task.status()) && !"CANCELLING".equals(task.status())) {
         return task;
       }
+      if (followedBy == 0) {
+        followedBy = System.nanoTime() + followFor(task, ratePerSecond).toNanos();
+      } else if (System.nanoTime() > followedBy) {
+        // Still moving long after its messages should have: say so, and where to follow it, rather than wait on.
+        return task;
+      }
       Thread.sleep(POLL.toMillis());
     }
+  }
+
+  /**
+   * How long a task is followed once listed: what it counted to move at its rate, and a minute more. A task
+   * that keeps moving past that is moving messages that arrived in the DLQ since it started (a poison
+   * message redriven with the rest comes straight back), which only a person can stop.
+   */
+  private static Duration followFor(ListMessageMoveTasksResultEntry task, int ratePerSecond) {
+    long toMove = task.approximateNumberOfMessagesToMove() == null ? 0 : task.approximateNumberOfMessagesToMove();
+    return Duration.ofSeconds(toMove / Math.max(1, ratePerSecond) + 60);
   }
 
   private List<ListMessageMoveTasksResultEntry> tasks(String dlqArn) {

@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -62,7 +63,7 @@ public final class FaultyEndpoint implements AutoCloseable {
   }
 
   /** A scripted 200 for the next {@code left} requests of one operation, and how many it answered. */
-  private record Answer(AtomicInteger left, AtomicInteger given, UnaryOperator<String> body) {}
+  private record Answer(Predicate<String> requests, AtomicInteger left, AtomicInteger given, UnaryOperator<String> body) {}
 
   private FaultyEndpoint(URI upstream) {
     this.upstream = upstream;
@@ -135,7 +136,15 @@ public final class FaultyEndpoint implements AutoCloseable {
    * makes of their body (JSON), and never reach the service; {@code answer} may call the service itself.
    */
   public void answer(String operation, int times, UnaryOperator<String> answer) {
-    answers.put(operation, new Answer(new AtomicInteger(times), new AtomicInteger(), answer));
+    answers.put(operation, new Answer(request -> true, new AtomicInteger(times), new AtomicInteger(), answer));
+  }
+
+  /**
+   * Every request for {@code operation} whose body (JSON) {@code requests} picks is answered 200 with
+   * what {@code answer} makes of it, and never reaches the service; the others do.
+   */
+  public void answer(String operation, Predicate<String> requests, UnaryOperator<String> answer) {
+    answers.put(operation, new Answer(requests, new AtomicInteger(Integer.MAX_VALUE), new AtomicInteger(), answer));
   }
 
   /** Requests for {@code operation} that got a scripted answer. */
@@ -155,7 +164,8 @@ public final class FaultyEndpoint implements AutoCloseable {
       String operation = operation(exchange.getRequestHeaders().getFirst("X-Amz-Target"));
       byte[] body = exchange.getRequestBody().readAllBytes();
       Answer scripted = answers.get(operation);
-      if (scripted != null && scripted.left().getAndDecrement() > 0) {
+      if (scripted != null && scripted.requests().test(new String(body, StandardCharsets.UTF_8))
+          && scripted.left().getAndDecrement() > 0) {
         scripted.given().incrementAndGet();
         byte[] answer = scripted.body().apply(new String(body, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/x-amz-json-1.0");

@@ -3,6 +3,7 @@ package com.acme.fulfil.system.harness;
 import com.acme.fulfil.local.esm.Delivery;
 import com.acme.fulfil.local.esm.Invocation;
 import com.acme.fulfil.local.esm.MappingListener;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -80,6 +81,21 @@ public final class InvocationLog implements MappingListener {
   public synchronized long unsuccessfulTries(String messageId) {
     return runs.stream().filter(run -> run.invocation().reportedFailures().contains(messageId)
         || run.handled(messageId) && run.invocation().outcome() == Invocation.Outcome.TIMED_OUT).count();
+  }
+
+  /**
+   * Invocations that held this message and Lambda killed at the function timeout: they ran out of time
+   * before they could settle it, so they judged nothing (a cold environment on a loaded machine).
+   */
+  public synchronized long killedAtTimeout(String messageId) {
+    return runs.stream().filter(run -> run.handled(messageId) && run.invocation().outcome() == Invocation.Outcome.TIMED_OUT)
+        .count();
+  }
+
+  /** The longest invocation that held this message, from receive to settlement. */
+  public synchronized Duration longestRun(String messageId) {
+    return runs.stream().filter(run -> run.handled(messageId)).map(run -> Duration.ofNanos(run.settledNanos() - run.startedNanos()))
+        .max(Duration::compareTo).orElse(Duration.ZERO);
   }
 
   /** Two invocations held this message at the same time: the duplicate delivery really ran concurrently. */

@@ -27,8 +27,18 @@ public final class QueuePeek {
     this.queue = queue;
   }
 
-  /** The visible messages, by the id of the source message each stands for ({@link DeadLetter#standsFor}). */
+  /**
+   * The visible messages, by the id of the source message each stands for ({@link DeadLetter#standsFor}):
+   * of two copies standing for one source message, one.
+   */
   public Map<String, Message> messages() {
+    Map<String, Message> byId = new LinkedHashMap<>();
+    all().forEach(message -> byId.putIfAbsent(DeadLetter.standsFor(message), message));
+    return byId;
+  }
+
+  /** Every visible message, copies too. */
+  public List<Message> all() {
     List<Message> seen = new ArrayList<>();
     List<Message> batch;
     do {
@@ -48,9 +58,6 @@ public final class QueuePeek {
       }
       sqs.changeMessageVisibilityBatch(r -> r.queueUrl(queue.url()).entries(entries));
     }
-    Map<String, Message> byId = new LinkedHashMap<>();
-    seen.forEach(message -> byId.putIfAbsent(DeadLetter.standsFor(message), message));
-    return byId;
+    return seen;
   }
-
 }

@@ -1,9 +1,14 @@
 package com.acme.fulfil.timing;
 
+import java.util.List;
+
 /**
- * The message attributes the function adds to a message it sends straight to the DLQ, beside the
- * original ones: the function writes them, on-call's tools and the tests read them (docs/runbook.md,
- * section 2). Kept here with the environment's names so the writers and the readers share one list.
+ * The label the function puts on a message it sends straight to the DLQ, beside the original
+ * attributes: the function writes it, on-call's tools and the tests read it (docs/runbook.md, section
+ * 2). Kept here with the environment's names so the writers and the readers share one list. SQS takes
+ * 10 message attributes and 256 KiB in all: where the producer's own leave no room for the label (or
+ * use one of its names), the label goes to the function's table instead, as a record of these
+ * attributes under {@link #storedLabelKey}, which {@code fulfil-ops dlq} reads.
  */
 public final class DeadLetterAttributes {
   /** {@code invalid_message} (the producer broke the order contract) or {@code partner_rejected}. */
@@ -23,5 +28,17 @@ public final class DeadLetterAttributes {
    */
   public static final String FAILURE_AT = "failure_at";
 
+  /** The label's attributes, in the order they are written. */
+  public static final List<String> ALL = List.of(FAILURE_CLASS, FAILURE_REASON, FAILURE_AT, SOURCE_MESSAGE_ID, ORDER_ID,
+      FIRST_SENT_AT);
+
   private DeadLetterAttributes() {}
+
+  /**
+   * The key of the table record that holds the label of DLQ message {@code deadLetterMessageId} when
+   * the message had no room for it (beside {@link OrderRecordLayout#keyOf}'s, never equal to one).
+   */
+  public static String storedLabelKey(String functionName, String deadLetterMessageId) {
+    return functionName + ".dead-letter#" + deadLetterMessageId;
+  }
 }
