@@ -57,6 +57,8 @@ class FulfilOpsTest {
   @AutoClose
   private static FulfilOrderUnderTest fulfil;
   private static Map<String, String> env;
+  /** Why the tests that drop unlabelled messages (whose verdict is redrive) force it: their subject is how drop acts. */
+  private static final String FORCED = "a test of how drop acts on the messages it names";
 
   @BeforeAll
   static void deploy(AwsBackend backend) {
@@ -374,11 +376,12 @@ class FulfilOpsTest {
           .messageAttributes(Map.of(DeadLetterAttributes.SOURCE_MESSAGE_ID, text(elsewhere)))).messageId());
     }
 
-    OpsRun named = run("drop", "--archive", archive.toString(), original);
-    OpsRun ambiguous = run("drop", "--archive", archive.toString(), elsewhere);
+    // Unlabelled messages, whose verdict is redrive: these drops are forced, the way on-call forces one.
+    OpsRun named = run("drop", "--archive", archive.toString(), original, "--force", "--reason", FORCED);
+    OpsRun ambiguous = run("drop", "--archive", archive.toString(), elsewhere, "--force", "--reason", FORCED);
     List<String> left = StreamSupport.stream(json("dlq").path("dead_letters").spliterator(), false)
         .map(letter -> letter.path("message_id").asText()).toList();
-    run("drop", "--archive", archive.toString(), copy, twins.get(0), twins.get(1));
+    run("drop", "--archive", archive.toString(), copy, twins.get(0), twins.get(1), "--force", "--reason", FORCED);
 
     SoftAssertions softly = new SoftAssertions();
     softly.assertThat(named.out()).as("drop " + original).contains("dropped 1 of 1").contains(original + ": archived to");
@@ -400,7 +403,7 @@ class FulfilOpsTest {
 
     JsonNode letter = StreamSupport.stream(json("dlq").path("dead_letters").spliterator(), false)
         .filter(l -> messageId.equals(l.path("message_id").asText())).findFirst().orElseThrow();
-    run("drop", "--archive", archive.toString(), messageId);
+    run("drop", "--archive", archive.toString(), messageId, "--force", "--reason", FORCED);
 
     assertThat(letter.path("order_id").asText()).as(letter.toString()).isEqualTo(notBooked);
     assertThat(letter.path("order_booked").asBoolean()).isFalse();
@@ -422,11 +425,11 @@ class FulfilOpsTest {
       sqs.answer("ReceiveMessage", request -> JSON_READ.apply(request).path("WaitTimeSeconds").asInt(0) == 0, request -> "{}");
       Map<String, String> viaProxy = through(sqs);
       listed = new OpsRun(viaProxy, "dlq");
-      drop = new OpsRun(viaProxy, "drop", "--archive", archive.toString(), messageId);
+      drop = new OpsRun(viaProxy, "drop", "--archive", archive.toString(), messageId, "--force", "--reason", FORCED);
     }
     boolean gone = !fulfil.deadLetters().messages().containsKey(messageId);
     if (!gone) {
-      run("drop", "--archive", archive.toString(), messageId);
+      run("drop", "--archive", archive.toString(), messageId, "--force", "--reason", FORCED);
     }
     assertThat(listed.out()).as("dlq").contains("message " + messageId);
     assertThat(drop.out()).as("drop").contains("dropped 1 of 1");
