@@ -104,6 +104,22 @@ final class Repository {
     return names;
   }
 
+  /** A whole-number setting as infra/cdk.json commits it, the value synth and the deploy read. */
+  int committedSetting(String key) {
+    return Integer.parseInt(matches("infra/cdk.json", "\"" + Pattern.quote(key) + "\"\\s*:\\s*(\\d+)").iterator().next());
+  }
+
+  /** README.md and every page under docs/, by their path relative to the repository. */
+  List<Path> documents() {
+    try (Stream<Path> docs = Files.list(root.resolve("docs"))) {
+      List<Path> pages = new ArrayList<>(List.of(root.resolve("README.md")));
+      pages.addAll(docs.filter(f -> f.toString().endsWith(".md")).sorted().toList());
+      return pages;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private static String constantValue(String code, String name, Path source) {
     Matcher constant = STRING_CONSTANT.matcher(code);
     while (constant.find()) {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * README's run in small: the same orders through the incident's configuration and this project's,
+ * docs/local-run.md's run in small: the same orders through the incident's configuration and this project's,
  * judged by the partner's ledger and the queues, with this project's function run from its deployable
  * zip.
  */

@@ -34,7 +34,7 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
 /**
  * Messages that can never become a booking: not JSON, breaking a rule of the order contract, too large,
  * or refused by the partner for good (400, 422). The function sends each straight to the DLQ on its
- * first receive, with nothing booked and at most one partner call, as it was sent (body and message
+ * first receive, with nothing booked and at most one booking request (after its lookup), as it was sent (body and message
  * attributes), labelled with why where on-call's {@code ./fulfil-ops dlq} reads it.
  */
 @OnSelectedBackend
@@ -220,7 +220,7 @@ class PoisonMessageTest {
     softly.assertThat(fulfil.partner().bookings()).as("bookings").hasSize(bookingsBefore);
     softly.assertThat(fulfil.partner().postCount() - postsBefore).as("booking requests").isEqualTo(postsEach * poisonByCase.size());
     softly.assertAll();
-    Figures.print("poison: %d message(s) (%s) in the DLQ after 1 receive each, %.1f s after sending, %d partner call(s), 0 bookings",
+    Figures.print("poison: %d message(s) (%s) in the DLQ after 1 receive each, %.1f s after sending, %d booking request(s), 0 bookings",
         messageIdByCase.size(), String.join(", ", messageIdByCase.keySet()), toDlq.toMillis() / 1000.0,
         postsEach * poisonByCase.size());
   }

@@ -99,7 +99,7 @@ public final class FulfilOrderFunction extends Construct {
         .functionName(FUNCTION_NAME)
         .description("Books exactly one courier per order from orders-to-fulfil")
         // The artifact is compiled for Java 21 (--release 21); the managed runtime is the newest, java25,
-        // for its SnapStart defaults and support window (README, "The function").
+        // for its SnapStart defaults and support window (docs/deploy.md, "The function").
         .runtime(Runtime.JAVA_25)
         .architecture(Architecture.ARM_64)
         .handler(HANDLER)

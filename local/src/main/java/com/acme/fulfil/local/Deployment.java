@@ -67,14 +67,14 @@ public record Deployment(
   }
 
   /**
-   * The seeds' mapping had no maximum concurrency: Lambda scales an SQS mapping up to the account's
+   * The incident's mapping had no maximum concurrency: Lambda scales an SQS mapping up to the account's
    * concurrency, 1,000 by default, so a redelivered message finds a free invocation at once. The
    * incident's function runs in process here, so it can afford as many.
    */
   public static final int NO_MAXIMUM_CONCURRENCY = 1000;
 
   /**
-   * The incident's configuration, as the seeds describe it, which no {@code TimingBudget} accepts: a
+   * The incident's configuration, as it was described, which no {@code TimingBudget} accepts: a
    * queue left on SQS's defaults (30 s visibility, 4 days' retention, no redrive policy, so no DLQ),
    * a 300 s function, batch size 1 and no batching window, no maximum concurrency, running the
    * incident's function.
@@ -83,7 +83,7 @@ public record Deployment(
     return incident(scale, NO_MAXIMUM_CONCURRENCY);
   }
 
-  /** The incident's configuration with its mapping capped at {@code maxConcurrency}, which the seeds' was not. */
+  /** The incident's configuration with its mapping capped at {@code maxConcurrency}, which the incident's was not. */
   public static Deployment incident(TimeScale scale, int maxConcurrency) {
     Duration visibility = scale.toLocal(Duration.ofSeconds(30));
     Duration retention = scale.toLocal(Duration.ofDays(4));

@@ -45,7 +45,7 @@ public record RunOptions(
                             incident's latencies, a peak around 40 s and a tail to 280 s)
         --batch-size N      this project's batch size, 1 to 10 (default 1, as deployed)
         --concurrency N     this project's maximum concurrent invocations (default 10, the stack's);
-                            the incident's mapping has no maximum, as the seeds' had none
+                            the incident's mapping has no maximum, as the incident's had none
         --seed N            seed of the order stream and the partner's latencies (default 42)
         --only NAME         run one configuration: incident or fixed
         --deadline SECONDS  stop after this many local seconds even if orders are unsettled

@@ -179,7 +179,7 @@ public record TimingBudget(
     }
   }
 
-  /** The seeds' fix: 280 s partner tail, 300 s function, 1,800 s visibility, 5 receives, 4 and 14 days. */
+  /** The defaults: 280 s partner tail, 300 s function, 1,800 s visibility, 5 receives, 4 and 14 days. */
   public static TimingBudget defaults() {
     return builder().build();
   }

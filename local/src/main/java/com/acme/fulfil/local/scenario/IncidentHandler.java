@@ -12,7 +12,7 @@ import java.net.http.HttpResponse;
 import java.util.List;
 
 /**
- * The fulfil-order function as it ran during the incident, rebuilt from the seeds so the local run can
+ * The fulfil-order function as it ran during the incident, rebuilt from the incident's description so the local run can
  * replay it: for each record it posts the order to the partner and books a courier, with no
  * idempotency, no look-up and no deadline; anything but 201 is thrown, so the event source mapping
  * retries the message forever (there was no DLQ). It reads the partner key once, at cold start.
