@@ -44,6 +44,8 @@ public final class Interleaving {
   private final Map<String, Boolean> killed = new LinkedHashMap<>();
   private final ThreadLocal<String> currentTry = new ThreadLocal<>();
   private int killsLeft;
+  /** The one try offered the first choice, where the tries are interchangeable; none: every try is. */
+  private String firstMover;
 
   /**
    * @param kills how many tries the checker may kill at a gate of its choosing (a crash, Lambda's timeout)
@@ -60,6 +62,15 @@ public final class Interleaving {
     this.killsLeft = kills;
     this.world = world;
     this.pastItsTimeout = pastItsTimeout;
+  }
+
+  /**
+   * Symmetry reduction: the tries are interchangeable (the same message, the same invocation end, the
+   * same code up to their first gate), so every run whose first step or kill is another try's mirrors
+   * one whose first is {@code name}'s, and only those are explored.
+   */
+  public void interchangeable(String name) {
+    firstMover = name;
   }
 
   public void gate(String step) {
@@ -132,12 +143,14 @@ public final class Interleaving {
         timedOut.forEach(name -> release(name, true));
         continue;
       }
+      List<String> offered = firstMover != null && waiting.contains(firstMover) ? List.of(firstMover) : waiting;
+      firstMover = null;
       List<Step> options = new ArrayList<>();
       for (int copy = 0; copy < stepWeight; copy++) {
-        waiting.forEach(name -> options.add(new Step("step " + name + ": " + waitingAt.get(name), name, false, null)));
+        offered.forEach(name -> options.add(new Step("step " + name + ": " + waitingAt.get(name), name, false, null)));
       }
       if (killsLeft > 0) {
-        waiting.forEach(name -> options.add(new Step("kill " + name + " at " + waitingAt.get(name), name, true, null)));
+        offered.forEach(name -> options.add(new Step("kill " + name + " at " + waitingAt.get(name), name, true, null)));
       }
       world.get().forEach(move -> options.add(new Step(move.label(), null, false, move.action())));
       Step step = options.get(choices.choose(options.size()));

@@ -21,6 +21,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,9 +42,15 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * checks what the key procedures did there: the DLQ drained, the message dropped archived, the
  * redriven one back in the queue, the secret rotated. Skipped, and saying so, where there is no
  * {@code aws} on the PATH.
+ *
+ * <p>The runbook is run in two parts, each on a stack of its own, so that two test JVMs share the work
+ * (each command is a shell and mostly an AWS CLI, whose start is what the test spends its time on):
+ * every section belongs to the part its number says, and section 1, which reads the names every later
+ * command uses, opens both.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RunbookCommandsTest {
+abstract class RunbookCommands {
+  private static final Pattern NUMBERED = Pattern.compile("^(\\d+)\\. ");
   /** What the runbook's names stand for in AWS, here: the stack's queue, DLQ, table and secret. */
   private static final String ORDERS_QUEUE = "orders-to-fulfil";
   private static final String TABLE = "fulfil-order-idempotency";
@@ -72,7 +80,7 @@ class RunbookCommandsTest {
 
   @BeforeAll
   void standUpTheStack(@TempDir Path shellDirectory) {
-    RunbookRunner.assumeAwsCli("RunbookCommandsTest");
+    RunbookRunner.assumeAwsCli(getClass().getSimpleName());
 
     workingDirectory = shellDirectory;
     aws = EmbeddedAws.start();
@@ -112,6 +120,9 @@ class RunbookCommandsTest {
     }
   }
 
+  /** Whether this part runs the section numbered {@code number}; section 1 opens every part. */
+  abstract boolean runs(int number);
+
   @TestFactory
   Stream<DynamicTest> everyCommandRunsAgainstTheLocalStackOrIsAcceptedByTheAwsCli() {
     Map<String, SectionScenario> scenarios = Map.of(
@@ -124,6 +135,10 @@ class RunbookCommandsTest {
     readerChoices.put("PREVIOUS_VERSION", "1");
     return runbook.sections().stream()
         .filter(section -> !section.commands().isEmpty())
+        .filter(section -> {
+          int number = number(section);
+          return number == 1 || runs(number);
+        })
         .map(section -> DynamicTest.dynamicTest(section.title(), () -> {
           SectionScenario scenario = scenarios.entrySet().stream()
               .filter(entry -> section.title().contains(entry.getKey()))
@@ -135,6 +150,12 @@ class RunbookCommandsTest {
           section.commands().forEach(runner::run);
           scenario.after().run();
         }));
+  }
+
+  private static int number(RunbookDocument.Section section) {
+    Matcher numbered = NUMBERED.matcher(section.title());
+    assertThat(numbered.find()).as("a runbook section with commands is numbered: %s", section.title()).isTrue();
+    return Integer.parseInt(numbered.group(1));
   }
 
   private void arnsAreTheQueues() {
