@@ -18,31 +18,57 @@ import software.amazon.awssdk.core.exception.SdkException;
  * docs/runbook.md says when to use which command.
  */
 public final class FulfilOps {
-  static final String USAGE = """
-      usage: ./fulfil-ops COMMAND [options]
+  /** A command: what it takes, and its help; the parser refuses anything else before any AWS call. */
+  record Verb(String name, String synopsis, String help, Positional positional, List<String> flags, List<String> options) {
+    /** Its own help, {@code ./fulfil-ops VERB --help}. */
+    String usage() {
+      return "usage: ./fulfil-ops " + synopsis + "\n\n" + help.indent(2) + "\n" + COMMON;
+    }
+  }
 
-        order ORDER_ID          the order's record and story, its bookings at the partner (a lookup books
-                                nothing), its recent log lines, and what they add up to
-        dlq                     every message in the DLQ: order, class, reason, booked already?, time left
-        redrive [--go]          dry run by default: what would move back, what to drop first, the rate;
-                                --go starts the move and follows it to the end
-                                  --rate N (messages a second, default 5), --include-droppable
-        drop MESSAGE_ID...      archive each message whole to a file (--archive DIR, default ./dlq-archive),
-                                then delete it from the DLQ; one whose dlq verdict is redrive is left there
-                                  --force --reason "WHY": drop it all the same; the archive keeps WHY
-        check                   the queue, DLQ, table, mapping, function and alarms against infra/cdk.json,
-                                the settings every deploy reads
-        capacity                the last hour's arrivals and invocation durations against what the deployed
-                                mapping books an hour (at those durations and at the partner's worst case),
-                                and the orders waiting now against the backlog alarm
+  /** How many plain arguments a command takes. */
+  enum Positional { NONE, ONE, AT_LEAST_ONE }
 
-      options: --json (for scripts), --stack NAME (default fulfil-order; AWS only)
+  static final List<Verb> VERBS = List.of(
+      new Verb("order", "order ORDER_ID", """
+          the order's record and story, its bookings at the partner (a lookup books nothing), its recent
+          log lines, and what they add up to; exit status 1 when the partner holds more than one booking""",
+          Positional.ONE, List.of(), List.of()),
+      new Verb("dlq", "dlq", "every message in the DLQ: order, class, reason, booked already?, time left, what to do",
+          Positional.NONE, List.of(), List.of()),
+      new Verb("redrive", "redrive [--go] [--rate N] [--include-droppable]", """
+          dry run by default: what would move back, what to drop first, the rate; --go starts the move and
+          follows it to the end; --rate N messages a second (1-500, default 5); --include-droppable moves
+          what dlq says to drop too""",
+          Positional.NONE, List.of("--go", "--dry-run", "--include-droppable"), List.of("--rate")),
+      new Verb("drop", "drop MESSAGE_ID... [--archive DIR] [--force --reason WHY]", """
+          archive each message whole to a file (--archive DIR, default ./dlq-archive), then delete it from the
+          DLQ; one whose dlq verdict is redrive is left there unless --force --reason "WHY" (the archive keeps WHY)""",
+          Positional.AT_LEAST_ONE, List.of("--force"), List.of("--archive", "--reason")),
+      new Verb("check", "check", """
+          the queue, DLQ, table, mapping, function and alarms against infra/cdk.json, the settings every
+          deploy reads""",
+          Positional.NONE, List.of(), List.of()),
+      new Verb("capacity", "capacity", """
+          the last hour's arrivals and invocation durations against what the deployed mapping books an hour
+          (at those durations and at the partner's worst case), and the orders waiting now against the
+          backlog alarm""",
+          Positional.NONE, List.of(), List.of()));
+
+  /** What every command takes, and what its exit status means: a stable interface (docs/fulfil-ops.md). */
+  static final String COMMON = """
+      every command: --json (for scripts), --stack NAME (default fulfil-order; AWS only), --help
       AWS: AWS_REGION and the usual credentials. Local stack: paste the export lines of ./run-local --serve
       (FULFIL_OPS_STACK=local among them; every endpoint must be on localhost).
-      Exit status: 0 fine, 1 something needs attention (drift, a message not found, a move not completed,
-      orders arriving faster than they are booked),
-      2 the command could not run.
+      Exit status: 0 fine; 1 something needs attention (drift, a message not found or not dropped, a move
+      not completed, orders arriving faster than they are booked, an order booked more than once);
+      2 the command could not run (its arguments, the stack, AWS).
       """;
+
+  static final String USAGE = "usage: ./fulfil-ops COMMAND [options]     (./fulfil-ops COMMAND --help: its own help)\n\n"
+      + String.join("", VERBS.stream().map(verb -> String.format("  %-60s%n%s", verb.synopsis(), verb.help().indent(6)))
+          .toList())
+      + "\n" + COMMON;
 
   private FulfilOps() {}
 
@@ -53,26 +79,30 @@ public final class FulfilOps {
   /** Runs one command; what it prints goes to {@code out}, problems and progress to {@code err}. */
   public static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err, Clock clock)
       throws InterruptedException {
+    if (args.length == 0) {
+      err.print(USAGE);
+      return 2;
+    }
     Arguments arguments;
     try {
       arguments = Arguments.parse(args);
     } catch (IllegalArgumentException e) {
       err.println("fulfil-ops: " + e.getMessage());
-      err.print(USAGE);
+      err.println("(./fulfil-ops --help lists the commands; ./fulfil-ops COMMAND --help says what one takes)");
       return 2;
     }
-    if (arguments.command().equals("help")) {
-      out.print(USAGE);
+    if (arguments.help()) {
+      out.print(arguments.verb().map(Verb::usage).orElse(USAGE));
       return 0;
     }
     try (Stack stack = Stack.resolve(env, arguments.stack())) {
       Report report = switch (arguments.command()) {
-        case "order" -> new OrderStory(stack, clock).tell(arguments.only("ORDER_ID"));
+        case "order" -> new OrderStory(stack, clock).tell(arguments.only());
         case "dlq" -> new DlqSurvey(stack, clock).report();
         case "redrive" -> new Redrive(stack, new DlqSurvey(stack, clock))
             .run(arguments.flag("--go"), arguments.flag("--include-droppable"), arguments.rate(), err);
         case "drop" -> new Drop(stack, arguments.archive(), new DlqSurvey(stack, clock), arguments.override())
-            .drop(arguments.atLeastOne("MESSAGE_ID"));
+            .drop(arguments.positional());
         case "check" -> new DriftCheck(stack).check();
         case "capacity" -> new CapacityCheck(stack, clock).report();
         default -> throw new IllegalStateException(arguments.command());
@@ -94,35 +124,54 @@ public final class FulfilOps {
     }
   }
 
-  /** The command line, parsed once. */
-  record Arguments(String command, List<String> positional, List<String> flags, Map<String, String> options) {
-    private static final List<String> COMMANDS = List.of("order", "dlq", "redrive", "drop", "check", "capacity", "help");
-    private static final List<String> FLAGS = List.of("--json", "--go", "--dry-run", "--include-droppable", "--force");
-    private static final List<String> OPTIONS = List.of("--rate", "--archive", "--stack", "--reason");
+  /** The command line, parsed once; {@code verb} is empty only for the general help. */
+  record Arguments(Optional<Verb> verb, boolean help, List<String> positional, List<String> flags, Map<String, String> options) {
+    private static final List<String> COMMON_FLAGS = List.of("--json");
+    private static final List<String> COMMON_OPTIONS = List.of("--stack");
+    private static final List<String> HELP = List.of("-h", "--help");
 
     static Arguments parse(String[] args) {
-      if (args.length == 0 || List.of("-h", "--help").contains(args[0])) {
-        return new Arguments("help", List.of(), List.of(), Map.of());
+      if (HELP.contains(args[0]) || args[0].equals("help")) {
+        return new Arguments(Optional.empty(), true, List.of(), List.of(), Map.of());
       }
-      if (!COMMANDS.contains(args[0])) {
-        throw new IllegalArgumentException("no command " + args[0]);
+      Verb verb = VERBS.stream().filter(v -> v.name().equals(args[0])).findFirst()
+          .orElseThrow(() -> new IllegalArgumentException("no command " + args[0]));
+      if (List.of(args).subList(1, args.length).stream().anyMatch(HELP::contains)) {
+        return new Arguments(Optional.of(verb), true, List.of(), List.of(), Map.of());
       }
       List<String> positional = new ArrayList<>();
       List<String> flags = new ArrayList<>();
       Map<String, String> options = new HashMap<>();
       for (int i = 1; i < args.length; i++) {
         String arg = args[i];
-        if (FLAGS.contains(arg)) {
+        if (verb.flags().contains(arg) || COMMON_FLAGS.contains(arg)) {
           flags.add(arg);
-        } else if (OPTIONS.contains(arg)) {
+        } else if (verb.options().contains(arg) || COMMON_OPTIONS.contains(arg)) {
           if (i + 1 >= args.length) {
             throw new IllegalArgumentException(arg + " needs a value");
           }
           options.put(arg, args[++i]);
         } else if (arg.startsWith("-")) {
-          throw new IllegalArgumentException("unknown option " + arg);
+          throw new IllegalArgumentException(verb.name() + " does not take " + arg + ": ./fulfil-ops " + verb.synopsis());
         } else {
           positional.add(arg);
+        }
+      }
+      switch (verb.positional()) {
+        case NONE -> {
+          if (!positional.isEmpty()) {
+            throw new IllegalArgumentException(verb.name() + " takes no arguments, got " + String.join(" ", positional));
+          }
+        }
+        case ONE -> {
+          if (positional.size() != 1) {
+            throw new IllegalArgumentException(verb.name() + " takes one " + verb.synopsis().split(" ")[1]);
+          }
+        }
+        case AT_LEAST_ONE -> {
+          if (positional.isEmpty()) {
+            throw new IllegalArgumentException(verb.name() + " takes one or more " + verb.synopsis().split(" ")[1]);
+          }
         }
       }
       if (flags.contains("--go") && flags.contains("--dry-run")) {
@@ -133,7 +182,15 @@ public final class FulfilOps {
         throw new IllegalArgumentException("--force and --reason go together: --force --reason \"why this order may be"
             + " lost\" drops a message dlq would redrive, and the archive keeps the reason");
       }
-      return new Arguments(args[0], positional, flags, options);
+      Arguments parsed = new Arguments(Optional.of(verb), false, positional, flags, options);
+      if (verb.options().contains("--rate")) {
+        parsed.rate();
+      }
+      return parsed;
+    }
+
+    String command() {
+      return verb.orElseThrow().name();
     }
 
     boolean flag(String name) {
@@ -165,18 +222,8 @@ public final class FulfilOps {
       throw new IllegalArgumentException("--rate takes messages a second from 1 to 500 (SQS's limit), got " + options.get("--rate"));
     }
 
-    String only(String what) {
-      if (positional.size() != 1) {
-        throw new IllegalArgumentException(command + " takes one " + what);
-      }
+    String only() {
       return positional.getFirst();
-    }
-
-    List<String> atLeastOne(String what) {
-      if (positional.isEmpty()) {
-        throw new IllegalArgumentException(command + " takes one or more " + what);
-      }
-      return positional;
     }
   }
 }
