@@ -8,9 +8,6 @@ import com.acme.fulfil.order.Parcel;
 import com.acme.fulfil.order.Service;
 import com.acme.fulfil.order.ShipTo;
 import com.acme.fulfil.partner.WirePartner.WireAnswer;
-import com.acme.fulfil.secrets.ApiKeySource;
-import com.acme.fulfil.sim.SecretsManagerEndpoint;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,11 +18,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
  * No layer below {@link PartnerClient} puts a second request on the wire for one call, whatever the
@@ -38,27 +30,20 @@ class OneRequestPerCallTest {
   private static final String ORDER = "ORD-ONE-REQUEST";
   private static final ShipmentRequest BOOKING = ShipmentRequest.of(new OrderMessage(ORDER, Instant.parse("2026-11-20T14:03:11Z"),
       Service.STANDARD, new ShipTo("A Person", "1 A Street", null, "London", "SW1Y 4JH", "GB"), List.of(new Parcel(1200))));
+  private static WiredPartnerClient partner;
   private static WirePartner wire;
-  private static SecretsManagerEndpoint secrets;
-  private static SecretsManagerClient secretsClient;
   private static PartnerClient client;
 
   @BeforeAll
   static void start() {
-    wire = WirePartner.start();
-    secrets = SecretsManagerEndpoint.start();
-    secrets.putSecret("key", "key-1");
-    secretsClient = SecretsManagerClient.builder().endpointOverride(secrets.endpoint()).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
-    client = new PartnerClient(PartnerClient.httpClient(), wire.baseUrl(), new ApiKeySource(secretsClient, "key"), new ObjectMapper());
+    partner = WiredPartnerClient.start();
+    wire = partner.wire();
+    client = partner.client();
   }
 
   @AfterAll
   static void stop() throws IOException {
-    wire.close();
-    secrets.close();
-    secretsClient.close();
+    partner.close();
   }
 
   static IntStream statuses() {

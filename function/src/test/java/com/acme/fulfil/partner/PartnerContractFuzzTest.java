@@ -9,9 +9,6 @@ import com.acme.fulfil.order.Service;
 import com.acme.fulfil.order.ShipTo;
 import com.acme.fulfil.partner.PartnerAnswerGenerators.GeneratedAnswer;
 import com.acme.fulfil.partner.WirePartner.Received;
-import com.acme.fulfil.secrets.ApiKeySource;
-import com.acme.fulfil.sim.SecretsManagerEndpoint;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,11 +23,6 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import okhttp3.OkHttpClient;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
  * The partner's contract, fuzzed: a raw loopback partner answers the real {@link PartnerClient}'s
@@ -51,30 +43,23 @@ class PartnerContractFuzzTest {
       Instant.parse("2026-11-20T14:03:11Z"), Service.STANDARD, new ShipTo("A Person", "1 A Street", null, "London", "SW1Y 4JH", "GB"),
       List.of(new Parcel(1200))));
   private static long started;
+  private static WiredPartnerClient partner;
   private static WirePartner wire;
-  private static SecretsManagerEndpoint secrets;
-  private static SecretsManagerClient secretsClient;
   private static OkHttpClient http;
   private static PartnerClient client;
 
   @BeforeContainer
   static void start() {
     started = System.nanoTime();
-    wire = WirePartner.start();
-    secrets = SecretsManagerEndpoint.start();
-    secrets.putSecret("key", "key-1");
-    secretsClient = SecretsManagerClient.builder().endpointOverride(secrets.endpoint()).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-        .httpClient(UrlConnectionHttpClient.create()).build();
-    http = PartnerClient.httpClient();
-    client = new PartnerClient(http, wire.baseUrl(), new ApiKeySource(secretsClient, "key"), new ObjectMapper());
+    partner = WiredPartnerClient.start();
+    wire = partner.wire();
+    http = partner.http();
+    client = partner.client();
   }
 
   @AfterContainer
   static void stop() throws IOException {
-    wire.close();
-    secrets.close();
-    secretsClient.close();
+    partner.close();
     System.out.printf("PartnerContractFuzzTest: %d generated lookup answers and %d generated booking answers tried in %.1f s%n",
         LOOKUPS.get(), BOOKINGS.get(), (System.nanoTime() - started) / 1e9);
   }
