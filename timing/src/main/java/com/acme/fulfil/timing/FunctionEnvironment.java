@@ -15,6 +15,11 @@ public final class FunctionEnvironment {
   public static final String RECORD_CONCURRENCY = "RECORD_CONCURRENCY";
   public static final String MAX_RECEIVE_COUNT = "MAX_RECEIVE_COUNT";
   public static final String IDEMPOTENCY_TTL_SECONDS = "IDEMPOTENCY_TTL_SECONDS";
+  /** The retry schedule ({@code RetrySchedule}): how long a failed try's message waits before it returns. */
+  public static final String RETRY_FIRST_BACKOFF_MS = "RETRY_FIRST_BACKOFF_MS";
+  public static final String RETRY_LONGEST_BACKOFF_MS = "RETRY_LONGEST_BACKOFF_MS";
+  public static final String RETRY_JITTER_PERCENT = "RETRY_JITTER_PERCENT";
+  public static final String RETRY_AFTER_LOCK_MS = "RETRY_AFTER_LOCK_MS";
   public static final String DEAD_LETTER_QUEUE_URL = "DEAD_LETTER_QUEUE_URL";
   /** Read at initialisation, so part of each published version's snapshot: changed only by a deploy. */
   public static final String LOG_LEVEL = "FULFIL_LOG_LEVEL";

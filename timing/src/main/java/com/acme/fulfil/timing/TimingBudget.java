@@ -29,6 +29,8 @@ public record TimingBudget(
     int recordConcurrency,
     Duration visibilityTimeout,
     int maxReceiveCount,
+    RetrySchedule retrySchedule,
+    Duration retryHorizon,
     Duration sourceRetention,
     Duration dlqRetention,
     Duration idempotencyTtl) {
@@ -72,6 +74,8 @@ public record TimingBudget(
     Objects.requireNonNull(functionTimeout, "functionTimeout");
     Objects.requireNonNull(batchingWindow, "batchingWindow");
     Objects.requireNonNull(visibilityTimeout, "visibilityTimeout");
+    Objects.requireNonNull(retrySchedule, "retrySchedule");
+    Objects.requireNonNull(retryHorizon, "retryHorizon");
     Objects.requireNonNull(sourceRetention, "sourceRetention");
     Objects.requireNonNull(dlqRetention, "dlqRetention");
     Objects.requireNonNull(idempotencyTtl, "idempotencyTtl");
@@ -140,7 +144,8 @@ public record TimingBudget(
     }
     if (maxReceiveCount < 2 || maxReceiveCount > 1000) {
       problems.add("maxReceiveCount is " + maxReceiveCount + " but must be from 2 to 1000: at 1 a single"
-          + " transient failure (a partner 503, a throttled invocation) sends a good order to the DLQ. 5 is the usual choice.");
+          + " transient failure (a partner 503, a throttled invocation) sends a good order to the DLQ. Leave it unset:"
+          + " it is derived from retryHorizonSeconds and the retry schedule.");
     }
     if (!isWholeSeconds(sourceRetention) || sourceRetention.compareTo(Duration.ofMinutes(1)) < 0
         || sourceRetention.compareTo(SQS_MAX_RETENTION) > 0
@@ -148,18 +153,24 @@ public record TimingBudget(
       problems.add("sourceRetentionDays and dlqRetentionDays must be whole seconds from 1 minute to 14 days (got "
           + show(sourceRetention) + " and " + show(dlqRetention) + ").");
     }
+    if (visibilityTimeout.compareTo(minimumVisibility) >= 0 && maxReceiveCount >= 2) {
+      // The schedule follows the visibility timeout and the receives: checked once they stand.
+      problems.addAll(retryProblems(retrySchedule, retryHorizon, maxReceiveCount, visibilityTimeout,
+          functionTimeout.plus(partnerContractMaximum).plus(clockSkewAllowance)));
+    }
     if (visibilityTimeout.isPositive() && maxReceiveCount >= 2 && sourceRetention.isPositive()) {
       Duration horizon = visibilityTimeout.multipliedBy(maxReceiveCount);
       Duration deletedAt = sourceRetention.minus(MESSAGES_SITTING_ALARM_LEAD);
       if (horizon.compareTo(deletedAt) > 0) {
         long fittingReceives = deletedAt.toSeconds() / visibilityTimeout.toSeconds();
-        problems.add("the retry horizon (visibilityTimeoutSeconds " + show(visibilityTimeout) + " x maxReceiveCount "
-            + maxReceiveCount + " = " + horizon.toSeconds() + " s) must end at least "
+        problems.add("the longest retry life (visibilityTimeoutSeconds " + show(visibilityTimeout) + " x maxReceiveCount "
+            + maxReceiveCount + " = " + horizon.toSeconds() + " s, every try killed) must end at least "
             + show(MESSAGES_SITTING_ALARM_LEAD) + " (two alarm periods) before sourceRetentionDays ("
             + show(sourceRetention) + ") deletes a message, at " + sourceRetention.toSeconds() + " s: SQS deletes an order"
             + " still retrying when its retention ends, without moving it to the DLQ, and the messages-sitting alarm,"
-            + " whose threshold is the horizon, must have fired before that. "
-            + (fittingReceives >= 2 ? "Lower maxReceiveCount to at most " + fittingReceives + ", raise" : "Raise")
+            + " whose threshold is that life, must have fired before that. "
+            + (fittingReceives >= 2 ? "Lower maxReceiveCount to at most " + fittingReceives
+                + " (and retryHorizonSeconds with it), raise" : "Raise")
             + " sourceRetentionDays (at most 14 days), or lower the visibility timeout (it follows functionTimeoutSeconds).");
       }
     }
@@ -179,7 +190,10 @@ public record TimingBudget(
     }
   }
 
-  /** The defaults: 280 s partner tail, 300 s function, 1,800 s visibility, 5 receives, 4 and 14 days. */
+  /**
+   * The defaults: 280 s partner tail, 300 s function, 1,800 s visibility, retries from 5 s doubling to
+   * the visibility timeout for at least 2.5 hours (maxReceiveCount derived from them), 4 and 14 days.
+   */
   public static TimingBudget defaults() {
     return builder().build();
   }
@@ -210,9 +224,28 @@ public record TimingBudget(
     return ceilDiv(batchSize, recordConcurrency);
   }
 
-  /** How long a failing message retries before the redrive policy moves it to the DLQ. */
-  public Duration retryHorizon() {
+  /**
+   * The longest a failing message can retry before the redrive policy moves it to the DLQ: every try
+   * killed by Lambda, or needing a person, keeps the whole visibility timeout, the longest wait there is.
+   * No message still retrying is older: the messages-sitting alarm's threshold.
+   */
+  public Duration longestRetryLife() {
     return visibilityTimeout.multipliedBy(maxReceiveCount);
+  }
+
+  /**
+   * The retry schedule as synth prints it: each receive's backoff, the receives before the DLQ and the
+   * shortest and longest an order retries before it gets there.
+   */
+  public String retrySentence() {
+    List<String> waits = retrySchedule.backoffs(maxReceiveCount).stream().map(TimingBudget::show).toList();
+    return "a failed try returns after " + String.join(", ", waits) + " (receives 1 to " + maxReceiveCount
+        + "; less up to " + retrySchedule.jitterPercent() + "% at random; a 429 after its Retry-After, at most "
+        + show(retrySchedule.longestBackoff()) + "; an order locked by an unanswered booking just after its lock, "
+        + show(retrySchedule.afterLock()) + " past it; a try killed or needing a person after the visibility timeout, "
+        + show(visibilityTimeout) + "), so an order retries at least " + show(retrySchedule.shortestRetrying(maxReceiveCount))
+        + " (retryHorizonSeconds " + show(retryHorizon) + ") and at most " + show(longestRetryLife())
+        + " before the DLQ (maxReceiveCount " + maxReceiveCount + ")";
   }
 
   /**
@@ -236,6 +269,7 @@ public record TimingBudget(
     if (divisor < 1) {
       throw new IllegalArgumentException("time scale divisor must be at least 1, got " + divisor);
     }
+    RetrySchedule scaledSchedule = retrySchedule.scaledDown(divisor);
     return new TimingBudget(
         partnerWorstCase.dividedBy(divisor),
         partnerContractMaximum.dividedBy(divisor),
@@ -248,6 +282,9 @@ public record TimingBudget(
         recordConcurrency,
         visibilityTimeout.dividedBy(divisor),
         maxReceiveCount,
+        scaledSchedule,
+        // Each scaled wait is rounded down to the nanosecond; their sum may fall short of the scaled horizon by a few.
+        min(retryHorizon.dividedBy(divisor), scaledSchedule.shortestRetrying(maxReceiveCount)),
         sourceRetention.dividedBy(divisor),
         dlqRetention.dividedBy(divisor),
         idempotencyTtl.dividedBy(divisor));
@@ -255,14 +292,61 @@ public record TimingBudget(
 
   /** The function's share of these numbers, as the environment variables it reads at start-up. */
   public Map<String, String> functionEnvironment() {
-    return Map.of(
-        FunctionEnvironment.PARTNER_DEADLINE_MARGIN_MS, Long.toString(partnerDeadlineMargin.toMillis()),
-        FunctionEnvironment.PARTNER_WORST_CASE_MS, Long.toString(partnerWorstCase.toMillis()),
-        FunctionEnvironment.PARTNER_LOOKUP_TIMEOUT_MS, Long.toString(partnerLookupTimeout.toMillis()),
-        FunctionEnvironment.PARTNER_LATE_BOOKING_HOLD_MS, Long.toString(lateBookingHold().toMillis()),
-        FunctionEnvironment.RECORD_CONCURRENCY, Integer.toString(recordConcurrency),
-        FunctionEnvironment.MAX_RECEIVE_COUNT, Integer.toString(maxReceiveCount),
-        FunctionEnvironment.IDEMPOTENCY_TTL_SECONDS, Long.toString(idempotencyTtl.toSeconds()));
+    return Map.ofEntries(
+        Map.entry(FunctionEnvironment.PARTNER_DEADLINE_MARGIN_MS, Long.toString(partnerDeadlineMargin.toMillis())),
+        Map.entry(FunctionEnvironment.PARTNER_WORST_CASE_MS, Long.toString(partnerWorstCase.toMillis())),
+        Map.entry(FunctionEnvironment.PARTNER_LOOKUP_TIMEOUT_MS, Long.toString(partnerLookupTimeout.toMillis())),
+        Map.entry(FunctionEnvironment.PARTNER_LATE_BOOKING_HOLD_MS, Long.toString(lateBookingHold().toMillis())),
+        Map.entry(FunctionEnvironment.RECORD_CONCURRENCY, Integer.toString(recordConcurrency)),
+        Map.entry(FunctionEnvironment.MAX_RECEIVE_COUNT, Integer.toString(maxReceiveCount)),
+        Map.entry(FunctionEnvironment.IDEMPOTENCY_TTL_SECONDS, Long.toString(idempotencyTtl.toSeconds())),
+        Map.entry(FunctionEnvironment.RETRY_FIRST_BACKOFF_MS, Long.toString(retrySchedule.firstBackoff().toMillis())),
+        Map.entry(FunctionEnvironment.RETRY_LONGEST_BACKOFF_MS, Long.toString(retrySchedule.longestBackoff().toMillis())),
+        Map.entry(FunctionEnvironment.RETRY_JITTER_PERCENT, Integer.toString(retrySchedule.jitterPercent())),
+        Map.entry(FunctionEnvironment.RETRY_AFTER_LOCK_MS, Long.toString(retrySchedule.afterLock().toMillis())));
+  }
+
+  /**
+   * The retry schedule against the numbers it must fit: it keeps an order retrying for the horizon
+   * within maxReceiveCount, and the queue's visibility timeout (what a try gets when Lambda kills it, or
+   * when setting the message's visibility fails) outlasts both every backoff and every lock a failed try
+   * can leave ({@code longestLock}: a try's invocation plus the late-booking hold).
+   */
+  private static List<String> retryProblems(RetrySchedule schedule, Duration horizon, int maxReceiveCount,
+      Duration visibility, Duration longestLock) {
+    List<String> problems = new ArrayList<>();
+    if (!horizon.isPositive()) {
+      problems.add("retryHorizonSeconds is " + show(horizon) + " but must be positive.");
+    }
+    if (!schedule.firstBackoff().isPositive() || schedule.longestBackoff().compareTo(schedule.firstBackoff()) < 0
+        || schedule.afterLock().isNegative() || schedule.jitterPercent() < 0 || schedule.jitterPercent() > 50) {
+      problems.add("the retry schedule must start from a positive backoff no longer than its longest, take off 0-50%"
+          + " at random and wait no negative time after a lock (got " + show(schedule.firstBackoff()) + ", "
+          + show(schedule.longestBackoff()) + ", " + schedule.jitterPercent() + "%, " + show(schedule.afterLock()) + ").");
+      return problems;
+    }
+    if (schedule.longestBackoff().compareTo(visibility) > 0) {
+      problems.add("the retry schedule's longest backoff is " + show(schedule.longestBackoff())
+          + " but must be at most visibilityTimeoutSeconds (" + show(visibility) + "): a try Lambda kills waits the"
+          + " visibility timeout, and the receives before the DLQ are derived from the shortest waits.");
+    }
+    if (longestLock.plus(schedule.afterLock()).compareTo(visibility) > 0) {
+      problems.add("visibilityTimeoutSeconds is " + show(visibility) + " but must outlast a try's invocation and the"
+          + " late-booking hold after it (" + show(longestLock.plus(schedule.afterLock())) + "): when setting a"
+          + " message's visibility fails, the queue's timeout is all that keeps it from a locked order.");
+    }
+    int needed = schedule.receivesFor(horizon);
+    if (horizon.isPositive() && maxReceiveCount < needed) {
+      problems.add("maxReceiveCount is " + maxReceiveCount + " but an order failing fast retries only "
+          + show(schedule.shortestRetrying(maxReceiveCount)) + " in that many receives, less than retryHorizonSeconds ("
+          + show(horizon) + "): " + (needed > RetrySchedule.MOST_RECEIVES ? "lower retryHorizonSeconds"
+              : "leave maxReceiveCount unset (it is derived: " + needed + ") or raise it to " + needed) + ".");
+    }
+    return problems;
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 
   private static boolean isWholeSeconds(Duration d) {
@@ -299,7 +383,11 @@ public record TimingBudget(
     private int batchSize = 1;
     private int recordConcurrency = ESM_MAX_BATCH_SIZE;
     private Duration visibilityTimeout;
-    private int maxReceiveCount = 5;
+    private Integer maxReceiveCount;
+    private Duration retryHorizon = Duration.ofMinutes(150);
+    private Duration firstBackoff = Duration.ofSeconds(5);
+    private Duration longestBackoff;
+    private int jitterPercent = 20;
     private Duration sourceRetention = Duration.ofDays(4);
     private Duration dlqRetention = Duration.ofDays(14);
     private Duration idempotencyTtl;
@@ -317,6 +405,10 @@ public record TimingBudget(
     public Builder recordConcurrency(int v) { recordConcurrency = v; return this; }
     public Builder visibilityTimeout(Duration v) { visibilityTimeout = v; return this; }
     public Builder maxReceiveCount(int v) { maxReceiveCount = v; return this; }
+    public Builder retryHorizon(Duration v) { retryHorizon = v; return this; }
+    public Builder firstBackoff(Duration v) { firstBackoff = v; return this; }
+    public Builder longestBackoff(Duration v) { longestBackoff = v; return this; }
+    public Builder jitterPercent(int v) { jitterPercent = v; return this; }
     public Builder sourceRetention(Duration v) { sourceRetention = v; return this; }
     public Builder dlqRetention(Duration v) { dlqRetention = v; return this; }
     public Builder idempotencyTtl(Duration v) { idempotencyTtl = v; return this; }
@@ -332,6 +424,7 @@ public record TimingBudget(
       s.integer("recordConcurrency").ifPresent(this::recordConcurrency);
       s.seconds("visibilityTimeoutSeconds").ifPresent(this::visibilityTimeout);
       s.integer("maxReceiveCount").ifPresent(this::maxReceiveCount);
+      s.seconds("retryHorizonSeconds").ifPresent(this::retryHorizon);
       s.days("sourceRetentionDays").ifPresent(this::sourceRetention);
       s.days("dlqRetentionDays").ifPresent(this::dlqRetention);
       s.days("idempotencyTtlDays").ifPresent(this::idempotencyTtl);
@@ -343,9 +436,15 @@ public record TimingBudget(
           : functionTimeout.multipliedBy(VISIBILITY_FACTOR).plus(batchingWindow);
       Duration ttl = idempotencyTtl != null ? idempotencyTtl
           : sourceRetention.plus(dlqRetention).plus(TTL_BUFFER);
+      // The longest backoff is the visibility timeout, what a killed try waits anyway; past another try's
+      // lock a try waits the clock-skew allowance, the same disagreement the late-booking hold allows for.
+      RetrySchedule schedule = new RetrySchedule(firstBackoff, longestBackoff != null ? longestBackoff : visibility,
+          jitterPercent, clockSkewAllowance);
+      int receives = maxReceiveCount != null ? maxReceiveCount
+          : Math.max(2, Math.min(schedule.receivesFor(retryHorizon), RetrySchedule.MOST_RECEIVES + 1));
       return new TimingBudget(partnerWorstCase, partnerContractMaximum, clockSkewAllowance, partnerLookupTimeout,
           partnerDeadlineMargin, functionTimeout, batchingWindow,
-          batchSize, recordConcurrency, visibility, maxReceiveCount, sourceRetention, dlqRetention, ttl);
+          batchSize, recordConcurrency, visibility, receives, schedule, retryHorizon, sourceRetention, dlqRetention, ttl);
     }
   }
 }

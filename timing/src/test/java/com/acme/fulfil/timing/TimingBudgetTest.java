@@ -14,7 +14,10 @@ class TimingBudgetTest {
     TimingBudget b = TimingBudget.defaults();
     assertThat(b.functionTimeout()).isEqualTo(Duration.ofSeconds(300));
     assertThat(b.visibilityTimeout()).isEqualTo(Duration.ofSeconds(1800));
-    assertThat(b.maxReceiveCount()).isEqualTo(5);
+    // 4, 8, 16 ... 1,024, 1,440 s (each backoff less its 20% jitter): 14 receives retry at least 9,244 s.
+    assertThat(b.maxReceiveCount()).isEqualTo(14);
+    assertThat(b.retrySchedule().shortestRetrying(14)).isEqualTo(Duration.ofSeconds(9244));
+    assertThat(b.longestRetryLife()).isEqualTo(Duration.ofSeconds(14 * 1800));
     assertThat(b.sourceRetention()).isEqualTo(Duration.ofDays(4));
     assertThat(b.dlqRetention()).isEqualTo(Duration.ofDays(14));
     assertThat(b.idempotencyTtl()).isEqualTo(Duration.ofDays(21));
@@ -142,7 +145,7 @@ class TimingBudgetTest {
   void aRetryHorizonLongerThanTheSourceKeepsMessagesIsRefused() {
     assertThatThrownBy(() -> TimingBudget.fromSettings(Map.of("maxReceiveCount", "200")::get))
         .isInstanceOf(InconsistentTimingException.class)
-        .hasMessageContaining("the retry horizon (visibilityTimeoutSeconds 1800 s x maxReceiveCount 200 = 360000 s)")
+        .hasMessageContaining("the longest retry life (visibilityTimeoutSeconds 1800 s x maxReceiveCount 200 = 360000 s")
         .hasMessageContaining("sourceRetentionDays (4 days)")
         .hasMessageContaining("Lower maxReceiveCount to at most 191");
     assertThatThrownBy(() -> TimingBudget.builder().visibilityTimeout(Duration.ofHours(12)).maxReceiveCount(9).build())
@@ -157,11 +160,35 @@ class TimingBudgetTest {
     Duration visibility = Duration.ofSeconds(1800);
     int receives = (int) (fourDays.minus(lead).toSeconds() / visibility.toSeconds());
     TimingBudget fits = TimingBudget.builder().maxReceiveCount(receives).build();
-    assertThat(fits.retryHorizon().plus(lead)).isLessThanOrEqualTo(fits.sourceRetention());
+    assertThat(fits.longestRetryLife().plus(lead)).isLessThanOrEqualTo(fits.sourceRetention());
     assertThatThrownBy(() -> TimingBudget.builder().maxReceiveCount(192).build())
         .hasMessageContaining("345600 s");
     // 191 x 1,800 s = 343,800 s; + 600 s = 344,400 s < 345,600 s. 192 x 1,800 s = 345,600 s leaves no time to alarm.
     assertThat(receives).isEqualTo(191);
+  }
+
+  @Test
+  void aMaxReceiveCountTooFewForTheRetryHorizonIsRefusedNamingTheDerivedOne() {
+    assertThatThrownBy(() -> TimingBudget.fromSettings(Map.of("maxReceiveCount", "5")::get))
+        .isInstanceOf(InconsistentTimingException.class)
+        .hasMessageContaining("maxReceiveCount is 5 but an order failing fast retries only 124 s")
+        .hasMessageContaining("it is derived: 14");
+    assertThat(TimingBudget.fromSettings(Map.of("retryHorizonSeconds", "18000")::get).maxReceiveCount()).isEqualTo(21);
+  }
+
+  @Test
+  void synthPrintsTheScheduleAndBothEndsOfTheRetryLife() {
+    assertThat(TimingBudget.defaults().retrySentence())
+        .contains("returns after 5 s, 10 s, 20 s, 40 s, 80 s, 160 s, 320 s, 640 s, 1280 s, 1800 s, 1800 s")
+        .contains("retries at least 9244 s (retryHorizonSeconds 9000 s) and at most 25200 s before the DLQ (maxReceiveCount 14)");
+  }
+
+  @Test
+  void scalingKeepsTheDerivedReceivesAndTheirHorizon() {
+    TimingBudget local = TimingBudget.defaults().scaledDown(30);
+    assertThat(local.maxReceiveCount()).isEqualTo(14);
+    assertThat(local.retrySchedule().shortestRetrying(14)).isGreaterThanOrEqualTo(local.retryHorizon());
+    assertThat(local.retryHorizon()).isBetween(Duration.ofSeconds(299), Duration.ofSeconds(300));
   }
 
   @Test
@@ -203,7 +230,11 @@ class TimingBudgetTest {
     assertThat(TimingBudget.defaults().functionEnvironment())
         .containsEntry(FunctionEnvironment.PARTNER_DEADLINE_MARGIN_MS, "10000")
         .containsEntry(FunctionEnvironment.PARTNER_WORST_CASE_MS, "280000")
-        .containsEntry(FunctionEnvironment.MAX_RECEIVE_COUNT, "5")
+        .containsEntry(FunctionEnvironment.MAX_RECEIVE_COUNT, "14")
+        .containsEntry(FunctionEnvironment.RETRY_FIRST_BACKOFF_MS, "5000")
+        .containsEntry(FunctionEnvironment.RETRY_LONGEST_BACKOFF_MS, "1800000")
+        .containsEntry(FunctionEnvironment.RETRY_JITTER_PERCENT, "20")
+        .containsEntry(FunctionEnvironment.RETRY_AFTER_LOCK_MS, "5000")
         .containsEntry(FunctionEnvironment.IDEMPOTENCY_TTL_SECONDS, Long.toString(21 * 86_400));
   }
 }
