@@ -8,6 +8,7 @@ import com.acme.fulfil.partner.Shipment;
 import com.acme.fulfil.partner.ShipmentRequest;
 import com.acme.fulfil.partner.UnreadableBookingException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +49,14 @@ public final class OnceOnlyBooking {
       case OrderRecords.HeldElsewhere held -> throw new OrderHeldElsewhereException(held.until());
       case OrderRecords.Claim claim -> bookHolding(claim, attempt);
     };
+  }
+
+  /**
+   * Until when the order stays locked after {@code unanswered}: its message must not come back before,
+   * since only then can no booking of that request still appear.
+   */
+  public Instant lockedUntil(PartnerOutcomeUnknownException unanswered) {
+    return records.lockEndAfterUnansweredRequest(unanswered.receivableUntil());
   }
 
   private Booking bookHolding(OrderRecords.Claim claim, BookingAttempt attempt) {

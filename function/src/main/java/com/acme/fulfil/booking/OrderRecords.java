@@ -174,7 +174,7 @@ public final class OrderRecords {
    */
   public void release(Claim claim, String outcome, String reason, Instant unansweredRequestReceivableUntil) {
     long releaseAt = unansweredRequestReceivableUntil == null
-        ? 0 : unansweredRequestReceivableUntil.plus(lateBookingHold).toEpochMilli();
+        ? 0 : lockEndAfterUnansweredRequest(unansweredRequestReceivableUntil).toEpochMilli();
     try {
       dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
           .conditionExpression(HELD_BY_THIS_CLAIM)
@@ -186,6 +186,14 @@ public final class OrderRecords {
     } catch (ConditionalCheckFailedException e) {
       // Another try holds the order now; its lock and its story are not ours to change.
     }
+  }
+
+  /**
+   * Until when a try whose booking request went unanswered keeps the order: the partner may book up to
+   * the late-booking hold after the latest moment it can have received the request.
+   */
+  public Instant lockEndAfterUnansweredRequest(Instant unansweredRequestReceivableUntil) {
+    return unansweredRequestReceivableUntil.plus(lateBookingHold);
   }
 
   /**

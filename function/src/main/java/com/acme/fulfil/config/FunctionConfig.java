@@ -11,7 +11,12 @@ import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_LATE_BOOKING_HO
 import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_LOOKUP_TIMEOUT_MS;
 import static com.acme.fulfil.timing.FunctionEnvironment.PARTNER_WORST_CASE_MS;
 import static com.acme.fulfil.timing.FunctionEnvironment.RECORD_CONCURRENCY;
+import static com.acme.fulfil.timing.FunctionEnvironment.RETRY_AFTER_LOCK_MS;
+import static com.acme.fulfil.timing.FunctionEnvironment.RETRY_FIRST_BACKOFF_MS;
+import static com.acme.fulfil.timing.FunctionEnvironment.RETRY_JITTER_PERCENT;
+import static com.acme.fulfil.timing.FunctionEnvironment.RETRY_LONGEST_BACKOFF_MS;
 
+import com.acme.fulfil.timing.RetrySchedule;
 import com.acme.fulfil.timing.TimingBudget;
 import java.net.URI;
 import java.time.Duration;
@@ -39,6 +44,7 @@ public record FunctionConfig(
     Duration lateBookingHold,
     int recordConcurrency,
     int maxReceiveCount,
+    RetrySchedule retrySchedule,
     Duration idempotencyTtl,
     String metricsNamespace,
     Optional<String> deadLetterQueueUrl,
@@ -58,6 +64,8 @@ public record FunctionConfig(
         r.millis(PARTNER_LATE_BOOKING_HOLD_MS),
         r.positiveInt(RECORD_CONCURRENCY),
         r.positiveInt(MAX_RECEIVE_COUNT),
+        new RetrySchedule(r.millis(RETRY_FIRST_BACKOFF_MS), r.millis(RETRY_LONGEST_BACKOFF_MS),
+            r.percent(RETRY_JITTER_PERCENT), Duration.ofMillis(r.notNegativeLong(RETRY_AFTER_LOCK_MS))),
         Duration.ofSeconds(r.positiveInt(IDEMPOTENCY_TTL_SECONDS)),
         env.getOrDefault("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder"),
         r.optionalUrl(DEAD_LETTER_QUEUE_URL).map(URI::toString),
@@ -140,7 +148,25 @@ public record FunctionConfig(
       return (int) value;
     }
 
+    /** A share of 0 to 50 percent: the most the retry schedule's jitter takes off a backoff. */
+    int percent(String name) {
+      long value = wholeNumber(name, 0, "from 0 to 50");
+      if (value > 50) {
+        problems.add(name + " must be a whole number from 0 to 50, got '" + env.get(name) + "'");
+        return Integer.parseInt(defaults.get(name));
+      }
+      return (int) value;
+    }
+
+    long notNegativeLong(String name) {
+      return wholeNumber(name, 0, "not negative");
+    }
+
     private long positiveLong(String name) {
+      return wholeNumber(name, 1, "positive");
+    }
+
+    private long wholeNumber(String name, long least, String what) {
       long fallback = Long.parseLong(defaults.get(name));
       String value = env.get(name);
       if (value == null || value.isBlank()) {
@@ -148,13 +174,13 @@ public record FunctionConfig(
       }
       try {
         long parsed = Long.parseLong(value.strip());
-        if (parsed > 0) {
+        if (parsed >= least) {
           return parsed;
         }
       } catch (NumberFormatException e) {
         // reported below with the variable's name
       }
-      problems.add(name + " must be a positive whole number, got '" + value + "'");
+      problems.add(name + " must be " + (least > 0 ? "a positive whole number" : "a whole number " + what) + ", got '" + value + "'");
       return fallback;
     }
 

@@ -13,8 +13,9 @@ import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderMessage;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.order.ValidOrder;
-import com.acme.fulfil.partner.PartnerException;
+import com.acme.fulfil.partner.PartnerOutcomeUnknownException;
 import com.acme.fulfil.partner.PartnerRejectedException;
+import com.acme.fulfil.partner.PartnerUnavailableException;
 import com.acme.fulfil.secrets.SecretUnavailableException;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
@@ -111,16 +112,26 @@ public final class OrderFulfilment {
           ? new RecordOutcome.Adopted(booked)
           : new RecordOutcome.Booked(booked);
     } catch (OrderHeldElsewhereException e) {
-      return new RecordOutcome.InProgressElsewhere();
+      return new RecordOutcome.InProgressElsewhere(
+          e.until().<NextTry>map(NextTry.AfterLock::new).orElseGet(NextTry.QueueTimeout::new));
     } catch (PartnerRejectedException e) {
       return new RecordOutcome.Rejected(RecordOutcome.Rejected.PARTNER_REJECTED, e.getMessage(), order.orderId());
-    } catch (PartnerException | NoTimeToBookException | SecretUnavailableException | SdkException e) {
-      // Partner 429/5xx/timeouts, Secrets Manager or DynamoDB trouble, no time left: the order is good.
-      return new RecordOutcome.Retry(Failures.describe(e));
+    } catch (PartnerOutcomeUnknownException e) {
+      // The partner may still book: the order stays locked, and so must the message.
+      return new RecordOutcome.Retry(Failures.describe(e), new NextTry.AfterLock(booking.lockedUntil(e)));
+    } catch (PartnerUnavailableException e) {
+      NextTry next = e.needsAPerson() ? new NextTry.QueueTimeout()
+          : e.retryAfter().<NextTry>map(NextTry.PartnerAsked::new).orElseGet(NextTry.Backoff::new);
+      return new RecordOutcome.Retry(Failures.describe(e), next);
+    } catch (NoTimeToBookException | SecretUnavailableException | SdkException e) {
+      // Nothing sent, or (DynamoDB failing to record a booking) the order locked until its claim runs out,
+      // which the next try finds and waits for: either way a backoff returns no message to a try that may book.
+      return new RecordOutcome.Retry(Failures.describe(e), new NextTry.Backoff());
     } catch (RuntimeException e) {
-      // Our own bug, most likely: keep the order (it reaches the DLQ if it never succeeds) and the trace.
+      // Our own bug, most likely: keep the order (it reaches the DLQ if it never succeeds) and the trace, and
+      // the queue's whole timeout, since nothing says what the try did.
       LOG.error("unexpected failure booking the order", e);
-      return new RecordOutcome.Retry("unexpected " + Failures.describe(e));
+      return new RecordOutcome.Retry("unexpected " + Failures.describe(e), new NextTry.QueueTimeout());
     }
   }
 
@@ -144,16 +155,26 @@ public final class OrderFulfilment {
       }
       case RecordOutcome.Retry r -> {
         metrics.count(FulfilmentMetrics.TRANSIENT_FAILURE);
-        LOG.warn("transient failure, the message returns after the visibility timeout: {}", r.reason());
+        LOG.warn("transient failure, the message returns {}: {}", when(r.next()), r.reason());
       }
       case RecordOutcome.InProgressElsewhere p -> {
         metrics.count(FulfilmentMetrics.IN_PROGRESS_ELSEWHERE);
-        LOG.info("another invocation is booking this order now; leaving the message for later");
+        LOG.info("another invocation is booking this order now; the message returns {}", when(p.next()));
       }
     }
   }
 
-  private static int receiveCount(SQSMessage message) {
+  private static String when(NextTry next) {
+    return switch (next) {
+      case NextTry.Backoff b -> "after a backoff";
+      case NextTry.PartnerAsked asked -> "after the partner's Retry-After of " + asked.retryAfter().toSeconds() + " s";
+      case NextTry.AfterLock lock -> "after the order's lock ends at " + lock.lockEnd();
+      case NextTry.QueueTimeout q -> "after the visibility timeout";
+    };
+  }
+
+  /** The message's ApproximateReceiveCount: 1 for its first receive, and when SQS did not say. */
+  public static int receiveCount(SQSMessage message) {
     String count = message.getAttributes() == null ? null : message.getAttributes().get("ApproximateReceiveCount");
     try {
       return count == null ? 1 : Integer.parseInt(count);

@@ -37,12 +37,12 @@ public sealed interface RecordOutcome {
     public static final String PARTNER_REJECTED = "partner_rejected";
   }
 
-  /**
-   * Worth retrying after the queue's visibility timeout (partner or AWS trouble, no time left). The
-   * static 30-minute window is longer than any Retry-After the partner sends, so it needs no extension.
-   */
-  record Retry(String reason) implements RecordOutcome {}
+  /** Worth retrying (partner or AWS trouble, no time left): {@code next} says when the message may come back. */
+  record Retry(String reason, NextTry next) implements RecordOutcome {}
 
-  /** Another invocation is booking this order right now: leave the message be; it will find the booking. */
-  record InProgressElsewhere() implements RecordOutcome {}
+  /**
+   * Another invocation is booking this order right now: leave the message be until its lock ends
+   * ({@code next}); it will find the booking, or the order free.
+   */
+  record InProgressElsewhere(NextTry next) implements RecordOutcome {}
 }

@@ -5,7 +5,9 @@ import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.observability.FunctionLogging;
 import com.acme.fulfil.queue.DeadLetters;
-import com.acme.fulfil.queue.VisibilityResets;
+import com.acme.fulfil.fulfilment.NextTry;
+import com.acme.fulfil.queue.MessageReturns;
+import com.acme.fulfil.queue.RetryWaits;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.util.ArrayList;
@@ -22,7 +24,8 @@ import java.util.concurrent.Semaphore;
  * could never fit one invocation), at most {@code recordConcurrency} at a time, and turns their
  * outcomes into the partial batch response: exactly the failed records, by message id. A record that
  * can never succeed goes straight to the DLQ and counts as done; if that send fails it is failed and
- * made visible again at once, for the redrive policy.
+ * made visible again at once, for the redrive policy. Every other failed record's message is set to
+ * return when its try said ({@link RetryWaits}).
  *
  * <p>Record threads are pooled and outlive the invocation: Powertools keeps its Jackson mapper per
  * thread, so a new thread for every record (as a virtual thread per task would be) built a new mapper
@@ -33,16 +36,19 @@ import java.util.concurrent.Semaphore;
  */
 final class BatchProcessor {
   private final OrderFulfilment fulfilment;
-  private final VisibilityResets visibility;
+  private final RetryWaits waits;
+  private final MessageReturns returns;
   private final DeadLetters deadLetters;
   private final ExecutorService recordThreads =
       Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("record-", 1).factory());
   private final int recordConcurrency;
 
-  BatchProcessor(OrderFulfilment fulfilment, DeadLetters deadLetters, VisibilityResets visibility, int recordConcurrency) {
+  BatchProcessor(OrderFulfilment fulfilment, DeadLetters deadLetters, RetryWaits waits, MessageReturns returns,
+      int recordConcurrency) {
     this.fulfilment = fulfilment;
     this.deadLetters = deadLetters;
-    this.visibility = visibility;
+    this.waits = waits;
+    this.returns = returns;
     this.recordConcurrency = recordConcurrency;
   }
 
@@ -53,7 +59,7 @@ final class BatchProcessor {
     }
     List<RecordOutcome> outcomes = fulfilAll(records, window);
     List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
-    List<SQSMessage> rejected = new ArrayList<>();
+    List<MessageReturns.Return> returning = new ArrayList<>();
     for (int i = 0; i < records.size(); i++) {
       RecordOutcome outcome = outcomes.get(i);
       SQSMessage record = records.get(i);
@@ -62,12 +68,12 @@ final class BatchProcessor {
       }
       if (outcome.failed()) {
         failures.add(new SQSBatchResponse.BatchItemFailure(record.getMessageId()));
-      }
-      if (outcome instanceof RecordOutcome.Rejected) {
-        rejected.add(record);
+        waits.waitFor(record, outcome).ifPresent(wait -> returning.add(new MessageReturns.Return(record, wait)));
       }
     }
-    visibility.returnNow(rejected);
+    // Before the answer: once the mapping has it, this invocation may be frozen or gone. Each wait is
+    // counted from now, after every record's try has ended, so none returns a message early.
+    returns.returnAll(returning);
     return new SQSBatchResponse(failures);
   }
 
@@ -97,9 +103,9 @@ final class BatchProcessor {
       return result.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new RecordOutcome.Retry("invocation interrupted before the record finished");
+      return new RecordOutcome.Retry("invocation interrupted before the record finished", new NextTry.QueueTimeout());
     } catch (ExecutionException e) {
-      return new RecordOutcome.Retry("record failed unexpectedly: " + e.getCause());
+      return new RecordOutcome.Retry("record failed unexpectedly: " + e.getCause(), new NextTry.QueueTimeout());
     }
   }
 }

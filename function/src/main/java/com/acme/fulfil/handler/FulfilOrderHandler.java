@@ -43,7 +43,7 @@ public final class FulfilOrderHandler implements RequestHandler<SQSEvent, SQSBat
     this.logging = logging;
     this.priming = wiring.priming();
     this.config = wiring.config();
-    this.batch = new BatchProcessor(wiring.fulfilment(), wiring.deadLetters(), wiring.visibilityResets(),
+    this.batch = new BatchProcessor(wiring.fulfilment(), wiring.deadLetters(), wiring.retryWaits(), wiring.messageReturns(),
         config.recordConcurrency());
     this.metrics = wiring.metrics();
   }

@@ -9,11 +9,13 @@ import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.PartnerClient;
 import com.acme.fulfil.queue.DeadLetters;
+import com.acme.fulfil.queue.MessageReturns;
+import com.acme.fulfil.queue.RetryWaits;
 import com.acme.fulfil.queue.StoredLabels;
-import com.acme.fulfil.queue.VisibilityResets;
 import com.acme.fulfil.secrets.ApiKeySource;
 import com.acme.fulfil.snapstart.SnapStartPriming;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.security.SecureRandom;
 import java.time.Clock;
 import okhttp3.OkHttpClient;
 import org.crac.Core;
@@ -26,7 +28,8 @@ import software.amazon.lambda.powertools.metrics.MetricsBuilder;
  * The object graph of one container, from its configuration, and the SnapStart priming that walks it
  * before the snapshot, registered with the CRaC global context as Lambda's runtime expects.
  */
-record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters deadLetters, VisibilityResets visibilityResets,
+record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters deadLetters, RetryWaits retryWaits,
+    MessageReturns messageReturns,
     FulfilmentMetrics metrics,
     SnapStartPriming priming) {
   static final String SERVICE = "fulfil-order";
@@ -42,15 +45,16 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters dea
         new ApiKeySource(aws.secretsManager(), config.apiKeySecretId()), json);
     OnceOnlyBooking booking = new OnceOnlyBooking(records, partner, metrics);
     OrderParser parser = new OrderParser(json);
-    VisibilityResets visibility = new VisibilityResets(aws.sqs()::getValue);
-    SnapStartPriming priming = new SnapStartPriming(parser, records, http, json, aws.secretsManager(), visibility,
+    MessageReturns returns = new MessageReturns(aws.sqs()::getValue, Clock.systemUTC());
+    SnapStartPriming priming = new SnapStartPriming(parser, records, http, json, aws.secretsManager(), returns,
         aws.loopback(), config.partnerBaseUrl());
     // A no-op where the JVM has no CRaC (local runs, tests); in Lambda, SnapStart calls it before the snapshot.
     Core.getGlobalContext().register(priming);
     return new Wiring(config, new OrderFulfilment(parser, booking, metrics, config.maxReceiveCount()),
         new DeadLetters(aws.sqs()::getValue, config.deadLetterQueueUrl(), new StoredLabels(aws::dynamoDb,
             config.idempotencyTable(), config.functionName(), config.idempotencyTtl(), Clock.systemUTC()), Clock.systemUTC()),
-        visibility, metrics, priming);
+        // SecureRandom: a SnapStart restore does not replay its sequence, so restored environments jitter apart.
+        new RetryWaits(config.retrySchedule(), Clock.systemUTC(), new SecureRandom()), returns, metrics, priming);
   }
 
   private static FulfilmentMetrics metricsFor(FunctionConfig config) {

@@ -5,7 +5,11 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -48,10 +52,10 @@ final class PartnerAnswers {
       }
       case 413 -> throw new PartnerRejectedException(status, "payload_too_large");
       case 415 -> throw new PartnerRejectedException(status, "unsupported_media_type");
-      case 401 -> throw new PartnerUnavailableException(
-          "partner refused the API key even after re-reading the secret (401): rotate the secret", null);
-      case 429 -> throw new PartnerUnavailableException(
-          "partner rate limited the call (429, Retry-After " + retryAfter + " s)", null);
+      case 401 -> throw PartnerUnavailableException.keyRefused(
+          "partner refused the API key even after re-reading the secret (401): rotate the secret");
+      case 429 -> throw PartnerUnavailableException.rateLimited(
+          "partner rate limited the call (429, Retry-After " + retryAfter + ")", retryAfter(retryAfter, answeredAt));
       default -> throw unknown(answeredAt, "partner answered " + status
           + ", which does not say that nothing was booked (a gateway may answer while the partner still books)");
     };
@@ -159,6 +163,28 @@ final class PartnerAnswers {
       return error.isTextual() && !error.asText().isBlank() ? error.asText() : null;
     } catch (JsonProcessingException e) {
       return null;
+    }
+  }
+
+  /**
+   * {@code Retry-After} as RFC 9110 allows it: delay-seconds or an HTTP date (read against when the answer
+   * came). Anything else is no answer: the try backs off as if nothing was said.
+   */
+  static Optional<Duration> retryAfter(String header, Instant answeredAt) {
+    if (header == null || header.isBlank()) {
+      return Optional.empty();
+    }
+    String value = header.strip();
+    try {
+      long seconds = Long.parseLong(value);
+      return seconds < 0 ? Optional.empty() : Optional.of(Duration.ofSeconds(seconds));
+    } catch (NumberFormatException notSeconds) {
+      try {
+        Duration until = Duration.between(answeredAt, ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+        return Optional.of(until.isNegative() ? Duration.ZERO : until);
+      } catch (DateTimeParseException notADate) {
+        return Optional.empty();
+      }
     }
   }
 

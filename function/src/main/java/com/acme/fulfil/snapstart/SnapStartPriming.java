@@ -11,7 +11,7 @@ import com.acme.fulfil.order.ValidOrder;
 import com.acme.fulfil.partner.Deadline;
 import com.acme.fulfil.partner.PartnerClient;
 import com.acme.fulfil.partner.ShipmentRequest;
-import com.acme.fulfil.queue.VisibilityResets;
+import com.acme.fulfil.queue.MessageReturns;
 import com.acme.fulfil.secrets.ApiKeySource;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -58,18 +58,18 @@ public final class SnapStartPriming implements Resource {
   private final OkHttpClient http;
   private final ObjectMapper json;
   private final SecretsManagerClient secretsManager;
-  private final VisibilityResets visibility;
+  private final MessageReturns returns;
   private final LoopbackRedirect loopback;
   private final String partnerHost;
 
   public SnapStartPriming(OrderParser parser, OrderRecords records, OkHttpClient http, ObjectMapper json,
-      SecretsManagerClient secretsManager, VisibilityResets visibility, LoopbackRedirect loopback, URI partnerBaseUrl) {
+      SecretsManagerClient secretsManager, MessageReturns returns, LoopbackRedirect loopback, URI partnerBaseUrl) {
     this.parser = parser;
     this.records = records;
     this.http = http;
     this.json = json;
     this.secretsManager = secretsManager;
-    this.visibility = visibility;
+    this.returns = returns;
     this.loopback = loopback;
     this.partnerHost = partnerBaseUrl.getHost();
   }
@@ -84,7 +84,7 @@ public final class SnapStartPriming implements Resource {
         LoopbackRedirect.Scope redirected = loopback.redirectThisThread(endpoint.uri())) {
       claimAndCompleteTheRecord();
       lookUpAndBookWithThePartner(order, endpoint.uri());
-      visibility.returnNow(List.of(rejectedMessage()));
+      returns.returnAll(List.of(new MessageReturns.Return(rejectedMessage(), Duration.ZERO)));
     }
     beginTlsHandshake();
     new JsonLogFormatter().format(new LogRecord(Level.INFO, "priming"));

@@ -29,7 +29,8 @@ class FunctionConfigTest {
     assertThat(config.lateBookingHold()).as("the contract's 300 s after the POST, plus 5 s of clock skew")
         .isEqualTo(Duration.ofSeconds(305));
     assertThat(config.idempotencyTtl()).isEqualTo(Duration.ofDays(21));
-    assertThat(config.maxReceiveCount()).isEqualTo(5);
+    assertThat(config.maxReceiveCount()).isEqualTo(14);
+    assertThat(config.retrySchedule()).isEqualTo(com.acme.fulfil.timing.TimingBudget.defaults().retrySchedule());
     assertThat(config.endpoints().dynamoDb()).isEmpty();
   }
 

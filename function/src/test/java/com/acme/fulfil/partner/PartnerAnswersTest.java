@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Instant;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -98,5 +99,16 @@ class PartnerAnswersTest {
       assertThat(answers.lookup(ORDER, status, answer)).hasSize(Integer.parseInt(meaning))
           .allSatisfy(shipment -> assertThat(shipment.orderId()).isEqualTo(ORDER));
     }
+  }
+
+  @Test
+  void retryAfterIsReadAsSecondsOrAnHttpDateAndAnythingElseIsNoAnswer() {
+    java.time.Instant answered = java.time.Instant.parse("2026-11-25T12:00:00Z");
+    assertThat(PartnerAnswers.retryAfter("7", answered)).contains(java.time.Duration.ofSeconds(7));
+    assertThat(PartnerAnswers.retryAfter("Wed, 25 Nov 2026 12:01:30 GMT", answered)).contains(java.time.Duration.ofSeconds(90));
+    assertThat(PartnerAnswers.retryAfter("Wed, 25 Nov 2026 11:00:00 GMT", answered)).contains(java.time.Duration.ZERO);
+    assertThat(PartnerAnswers.retryAfter("-3", answered)).isEmpty();
+    assertThat(PartnerAnswers.retryAfter("soon", answered)).isEmpty();
+    assertThat(PartnerAnswers.retryAfter(null, answered)).isEmpty();
   }
 }

@@ -154,7 +154,11 @@ class PartnerClientTest {
   void rateLimitIsTransientButAServerErrorOnABookingIsAnUnknownOutcome() {
     partner.script().nextPosts(1, Reaction.rateLimited(7)).nextPosts(1, Reaction.serverError(502));
     assertThatThrownBy(() -> client.book(request(orderId()), "a", Optional.empty(), seconds(5)))
-        .isInstanceOf(PartnerUnavailableException.class).hasMessageContaining("429, Retry-After 7 s");
+        .isInstanceOfSatisfying(PartnerUnavailableException.class, e -> {
+          assertThat(e).hasMessageContaining("429, Retry-After 7");
+          assertThat(e.retryAfter()).contains(java.time.Duration.ofSeconds(7));
+          assertThat(e.needsAPerson()).isFalse();
+        });
     assertThatThrownBy(() -> client.book(request(orderId()), "b", Optional.empty(), seconds(5)))
         .isInstanceOf(PartnerOutcomeUnknownException.class).hasMessageContaining("502");
   }

@@ -1,0 +1,124 @@
+package com.acme.fulfil.queue;
+
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
+
+/**
+ * Returns failed records' messages to the queue when their tries said ({@code ChangeMessageVisibility}
+ * with this receive's receipt handle), before the invocation reports them as batch item failures: the
+ * event source mapping leaves a failed message alone, invisible for the queue's whole timeout.
+ *
+ * <p>Best effort, message by message: a message SQS refuses to change, or one this class does not ask
+ * for, keeps the queue's visibility timeout from its receive, which outlasts any try and its
+ * late-booking hold ({@code TimingBudget}), so it returns later, never earlier. SQS refuses a visibility
+ * that would end more than 12 hours after the message was first received; such a wait is not asked for.
+ * A wait is rounded up to whole seconds, the unit SQS takes.
+ */
+public final class MessageReturns {
+  private static final Logger LOG = LoggerFactory.getLogger(MessageReturns.class);
+  private static final int SQS_BATCH_LIMIT = 10;
+  /** SQS: a message's visibility can be extended to at most 12 hours after its first receive. */
+  static final Duration SQS_VISIBILITY_CEILING = Duration.ofHours(12);
+
+  private final Supplier<SqsClient> sqs;
+  private final Clock clock;
+  private final Map<String, String> queueUrlByArn = new ConcurrentHashMap<>();
+
+  /** A message of this invocation and how long from now it stays invisible. */
+  public record Return(SQSMessage message, Duration after) {}
+
+  /** @param sqs the client, asked for only when a message is to be returned */
+  public MessageReturns(Supplier<SqsClient> sqs, Clock clock) {
+    this.sqs = sqs;
+    this.clock = clock;
+  }
+
+  public void returnAll(List<Return> returns) {
+    Map<String, List<Return>> byQueue = new LinkedHashMap<>();
+    for (Return r : returns) {
+      String queueArn = r.message().getEventSourceArn();
+      if (queueArn == null || queueArn.isBlank()) {
+        LOG.warn("message {} names no source queue; it returns when its visibility timeout ends", r.message().getMessageId());
+        continue;
+      }
+      if (!withinTheCeiling(r)) {
+        LOG.warn("message {} cannot wait {} s: SQS keeps a message invisible at most 12 hours after its first receive;"
+            + " it returns when its visibility timeout ends", r.message().getMessageId(), seconds(r.after()));
+        continue;
+      }
+      byQueue.computeIfAbsent(queueArn, arn -> new ArrayList<>()).add(r);
+    }
+    byQueue.forEach((arn, fromQueue) -> {
+      for (int i = 0; i < fromQueue.size(); i += SQS_BATCH_LIMIT) {
+        returnAll(arn, fromQueue.subList(i, Math.min(i + SQS_BATCH_LIMIT, fromQueue.size())));
+      }
+    });
+  }
+
+  private boolean withinTheCeiling(Return r) {
+    Instant firstReceived = firstReceived(r.message()).orElse(clock.instant());
+    Instant visibleAgain = clock.instant().plusSeconds(seconds(r.after()));
+    return !visibleAgain.isAfter(firstReceived.plus(SQS_VISIBILITY_CEILING));
+  }
+
+  private void returnAll(String queueArn, List<Return> returns) {
+    try {
+      String queueUrl = queueUrlByArn.computeIfAbsent(queueArn, this::queueUrl);
+      // Entry ids by position: the same message can be in a batch twice, and SQS refuses a request whose
+      // ids repeat (BatchEntryIdsNotDistinct), which would leave every message of it waiting a whole timeout.
+      List<ChangeMessageVisibilityBatchRequestEntry> entries = new ArrayList<>();
+      for (int i = 0; i < returns.size(); i++) {
+        entries.add(ChangeMessageVisibilityBatchRequestEntry.builder().id(Integer.toString(i))
+            .receiptHandle(returns.get(i).message().getReceiptHandle())
+            .visibilityTimeout((int) seconds(returns.get(i).after())).build());
+      }
+      var response = sqs.get().changeMessageVisibilityBatch(r -> r.queueUrl(queueUrl).entries(entries));
+      response.failed().forEach(f -> LOG.warn("could not set when message {} returns; it returns when its visibility"
+          + " timeout ends: {} {}", returns.get(Integer.parseInt(f.id())).message().getMessageId(), f.code(), f.message()));
+    } catch (SdkException | IllegalArgumentException e) {
+      LOG.warn("could not set when {} message(s) return; they return when their visibility timeout ends: {}",
+          returns.size(), e.toString());
+    }
+  }
+
+  /** Whole seconds, rounded up: a message locked until a moment must not return a fraction before it. */
+  private static long seconds(Duration wait) {
+    if (wait.isNegative() || wait.isZero()) {
+      return 0;
+    }
+    long seconds = wait.toSeconds();
+    return wait.equals(Duration.ofSeconds(seconds)) ? seconds : seconds + 1;
+  }
+
+  private static Optional<Instant> firstReceived(SQSMessage message) {
+    String millis = message.getAttributes() == null ? null : message.getAttributes().get("ApproximateFirstReceiveTimestamp");
+    try {
+      return millis == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(Long.parseLong(millis)));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** {@code arn:aws:sqs:<region>:<account>:<name>}: the URL is SQS's to give, endpoints differ locally. */
+  private String queueUrl(String queueArn) {
+    String[] parts = queueArn.split(":");
+    if (parts.length != 6) {
+      throw new IllegalArgumentException("not an SQS queue ARN: " + queueArn);
+    }
+    return sqs.get().getQueueUrl(r -> r.queueName(parts[5]).queueOwnerAWSAccountId(parts[4])).queueUrl();
+  }
+}
