@@ -31,13 +31,13 @@ class DeploymentTest {
     Deployment fixed = Deployment.fulfilOrder(TimingBudget.defaults(), SCALE, 50, PackagedFunction.DEFAULT_ARTIFACT);
 
     assertThat(fixed.queue().visibilityTimeout()).isEqualTo(Duration.ofSeconds(60));
-    assertThat(fixed.queue().redrive()).contains(new QueueSettings.Redrive(5, Duration.ofDays(14).dividedBy(30)));
+    assertThat(fixed.queue().redrive()).contains(new QueueSettings.Redrive(14, Duration.ofDays(14).dividedBy(30)));
     assertThat(fixed.queue().retention()).isEqualTo(Duration.ofDays(4).dividedBy(30));
     assertThat(fixed.mapping().functionTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(fixed.mapping().maxConcurrency()).isEqualTo(50);
     assertThat(fixed.timingEnvironment())
         .containsEntry(FunctionEnvironment.PARTNER_WORST_CASE_MS, "9333")
-        .containsEntry(FunctionEnvironment.MAX_RECEIVE_COUNT, "5");
+        .containsEntry(FunctionEnvironment.MAX_RECEIVE_COUNT, "14");
   }
 
   @Test

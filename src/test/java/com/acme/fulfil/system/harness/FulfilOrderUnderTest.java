@@ -51,9 +51,11 @@ public final class FulfilOrderUnderTest implements AutoCloseable {
   private final InvocationLog invocations = new InvocationLog();
   private final LocalDeployment deployment;
   private final AwsConnection aws;
+  private final TimingBudget budget;
 
   private FulfilOrderUnderTest(Builder builder) {
     aws = builder.backend.connection();
+    this.budget = builder.budget;
     this.sqs = aws.sqsClient();
     this.dynamoDb = aws.dynamoDbClient();
     this.secrets = aws.secretsManagerClient();
@@ -114,6 +116,11 @@ public final class FulfilOrderUnderTest implements AutoCloseable {
       ids.addAll(List.of(byEntry));
     }
     return ids;
+  }
+
+  /** The timing budget deployed, in local time (a deployment given whole ignores it). */
+  public TimingBudget budget() {
+    return budget;
   }
 
   public SimulatedPartner partner() {
