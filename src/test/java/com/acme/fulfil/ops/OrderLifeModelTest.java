@@ -17,6 +17,8 @@ import com.acme.fulfil.partner.ScriptedPartner;
 import com.acme.fulfil.partner.Shipment;
 import com.acme.fulfil.queue.DeadLetters;
 import com.acme.fulfil.queue.StoredLabels;
+import com.acme.fulfil.queue.RetryWaits;
+import com.acme.fulfil.timing.RetrySchedule;
 import com.acme.fulfil.timing.OrderRecordLayout;
 import com.amazonaws.services.dynamodbv2.local.embedded.DynamoDBEmbedded;
 import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
@@ -34,6 +36,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -89,6 +93,9 @@ class OrderLifeModelTest {
   private static final Duration DLQ_RETENTION = Duration.ofDays(14);
   private static final Duration RECORD_LIFETIME = Duration.ofDays(21);
   private static final int MAX_RECEIVES = 5;
+  /** As the stack derives it, in the model's time: backoffs from 500 ms doubling to the visibility timeout. */
+  private static final RetrySchedule RETRY_SCHEDULE = new RetrySchedule(Duration.ofMillis(500), VISIBILITY, 20,
+      HOLD.minus(CONTRACT_MAXIMUM));
   private static final int LIFE_EVENTS = 16;
   private static final int RUNS = 400;
   private static final long SEED = 20261125L;
@@ -131,7 +138,7 @@ class OrderLifeModelTest {
     assertThat(seen).as("the walks reached every part of an order's life")
         .containsKeys("a redrive", "a drop", "a producer's copy", "the record vanished", "a try killed",
             "Lambda's timeout", "a late booking landed", "DynamoDB throttled", "a lost DynamoDB answer",
-            "the receives ran out", "the record expired");
+            "the receives ran out", "the record expired", "a wait the try chose");
   }
 
   /** One life of one order. */
@@ -150,6 +157,10 @@ class OrderLifeModelTest {
     private final List<Queued> deleted = new ArrayList<>();
     private final List<DeadLetterInQueue> dropped = new ArrayList<>();
     private final List<String> wrongDrops = new ArrayList<>();
+    private final List<String> earlyRetries = Collections.synchronizedList(new ArrayList<>());
+    private final RetryWaits retryWaits;
+    /** The order's holder as the record named it when this thread's try claimed: what the try could know. */
+    private final ThreadLocal<String> holderSeenAtClaim = new ThreadLocal<>();
     private final boolean dynamoDbFlaky;
     private volatile boolean healed;
     private volatile Interleaving race;
@@ -195,6 +206,7 @@ class OrderLifeModelTest {
           MAX_RECEIVES);
       this.deadLetters = new DeadLetters(this::capturingSqs, Optional.of(DLQ_URL),
           new StoredLabels(() -> dynamoDb, TABLE, FUNCTION, RECORD_LIFETIME, clock), clock);
+      this.retryWaits = new RetryWaits(RETRY_SCHEDULE, clock, new SplittableRandom(SEED + number));
     }
 
     private void gate(String step) {
@@ -219,7 +231,13 @@ class OrderLifeModelTest {
             try {
               answer = method.invoke(dynamoDb, args);
             } catch (InvocationTargetException e) {
+              if (method.getName().equals("updateItem") && claims(args)) {
+                holderSeenAtClaim.set(holderNow());
+              }
               throw e.getCause();
+            }
+            if (method.getName().equals("updateItem") && claims(args)) {
+              holderSeenAtClaim.set(holderNow());
             }
             if (fault == 1) {
               seen.add("a lost DynamoDB answer");
@@ -228,6 +246,28 @@ class OrderLifeModelTest {
             }
             return answer;
           });
+    }
+
+    /** A claim: OrderRecords' conditional update that takes an order from nobody, or from an expired lock. */
+    @SuppressWarnings("unchecked")
+    private static boolean claims(Object[] args) {
+      if (args == null || args.length != 1 || !(args[0] instanceof Consumer<?> build)) {
+        return false;
+      }
+      software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest.Builder request =
+          software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest.builder();
+      ((Consumer<software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest.Builder>) build).accept(request);
+      String condition = request.build().conditionExpression();
+      return condition != null && condition.startsWith("attribute_not_exists(#id)");
+    }
+
+    /** Who holds the order now, by the record (ground truth, not through the flaky proxy); null if nobody. */
+    private String holderNow() {
+      Map<String, AttributeValue> item = dynamoDb.getItem(r -> r.tableName(TABLE).consistentRead(true).key(key())).item();
+      if (item == null || !item.containsKey(OrderRecordLayout.HOLDER)) {
+        return null;
+      }
+      return item.get(OrderRecordLayout.HOLDER).s();
     }
 
     /** SQS as the function's DeadLetters sees it: the one call it makes, captured. */
@@ -426,6 +466,16 @@ class OrderLifeModelTest {
           dlq.add(new DeadLetterInQueue(message.id, message.body, sqsAttributes(message.attributes), message.sentAt, false));
           return;
         }
+        if (message.returnedEarlyAfter != null) {
+          // The invariant of the new waits: a message a try returned early is not handed out while the try
+          // that returned it, or the try it found holding the order, may still book.
+          Set<String> mayStillBook = partner.triesThatMayStillBook();
+          mayStillBook.retainAll(message.returnedEarlyAfter);
+          if (!mayStillBook.isEmpty()) {
+            earlyRetries.add(message.id + " received at " + clock.instant() + " while " + mayStillBook + " may still book");
+          }
+          message.returnedEarlyAfter = null;
+        }
         message.receives++;
         message.visibleAt = clock.instant().plus(VISIBILITY);
         record = new SQSMessage();
@@ -438,8 +488,24 @@ class OrderLifeModelTest {
       CallWindow window = new CallWindow(clock,
           () -> Math.max(0, Duration.between(clock.instant(), delivery.invocationEnd).toMillis()),
           Duration.ofMillis(200), Duration.ofMillis(1_000), Duration.ofMillis(200));
+      holderSeenAtClaim.remove();
       RecordOutcome outcome = fulfilment.fulfil(record, window);
       boolean sentToTheDlq = outcome instanceof RecordOutcome.Rejected rejected && deadLetters.send(record, rejected);
+      if (outcome.failed() && !sentToTheDlq) {
+        // As the function does before it answers: the message's visibility from what the try knew. A try
+        // killed before this line, by Lambda or a crash, gets no say and keeps the queue's timeout.
+        Optional<Duration> wait = retryWaits.waitFor(record, outcome);
+        if (wait.isPresent()) {
+          seen.add("a wait the try chose");
+          synchronized (this) {
+            message.visibleAt = clock.instant().plus(wait.get());
+            Set<String> known = new java.util.HashSet<>();
+            Optional.ofNullable(holderSeenAtClaim.get()).ifPresent(known::add);
+            message.returnedEarlyAfter = known;
+          }
+          trace.add(delivery.name + " sets " + message.id + " to return in " + wait.get());
+        }
+      }
       // The invocation answers the mapping last: a kill before this leaves the message in the queue.
       gate("answer the mapping");
       trace.add(delivery.name + " -> " + outcome);
@@ -513,6 +579,7 @@ class OrderLifeModelTest {
       assertThat(bookings).as("bookings of the order" + where).hasSizeLessThanOrEqualTo(1);
       assertThat(wrongDrops).as("dead letters on-call was told to drop while the order could still be booked" + where)
           .isEmpty();
+      assertThat(earlyRetries).as("messages returned early while a try of the order may still book" + where).isEmpty();
       assertThat(queue).as("messages still in the source queue after it ran dry" + where).isEmpty();
       assertThat(dlq).as("messages still in the DLQ after on-call acted" + where).isEmpty();
       for (Queued message : deleted) {
@@ -539,6 +606,8 @@ class OrderLifeModelTest {
     int receives;
     Instant visibleAt;
     Booking doneWith;
+    /** The tries that may have been booking when a try set this message's return; null if none did. */
+    Set<String> returnedEarlyAfter;
 
     Queued(String id, String body, Map<String, MessageAttribute> attributes, Instant sentAt) {
       this.id = id;

@@ -78,10 +78,12 @@ public final class ScriptedPartner implements PartnerApi {
    */
   private static final class LateBooking {
     final Shipment shipment;
+    final String requestId;
     volatile Instant landBy;
 
-    LateBooking(Shipment shipment) {
+    LateBooking(Shipment shipment, String requestId) {
       this.shipment = shipment;
+      this.requestId = requestId;
     }
   }
 
@@ -90,6 +92,13 @@ public final class ScriptedPartner implements PartnerApi {
     List<Shipment> all = new ArrayList<>(booked);
     landingLater.forEach(late -> all.add(late.shipment));
     return all;
+  }
+
+  /** The tries ({@code X-Request-Id}, their attempt ids) whose booking the partner may still make. */
+  public synchronized java.util.Set<String> triesThatMayStillBook() {
+    java.util.Set<String> tries = new java.util.HashSet<>();
+    landingLater.forEach(late -> tries.add(late.requestId));
+    return tries;
   }
 
   public synchronized boolean hasLateBooking() {
@@ -136,7 +145,7 @@ public final class ScriptedPartner implements PartnerApi {
         if (answer.booksNow) {
           booked.add(shipment);
         } else {
-          late = new LateBooking(shipment);
+          late = new LateBooking(shipment, requestId);
           landingLater.add(late);
         }
       }

@@ -82,12 +82,13 @@ public final class FulfilOrderAlarms extends Construct {
         "New messages arrived in " + OrderQueues.DLQ_NAME + " in the last five minutes: orders that can never succeed"
             + " (sent by the function on their first receive) or whose receives ran out. Each arrival pages again;"
             + " OK means none arrived since, not that the DLQ is empty. Run ./fulfil-ops dlq: runbook section 2.");
-    // Within retryHorizon (visibility x maxReceiveCount) every message is either booked or moved to
-    // the DLQ, so one still waiting in the source queue after that means consumption has stalled.
+    // Within the longest retry life (visibility x maxReceiveCount: every try killed, or needing a person)
+    // every message is either booked or moved to the DLQ, so one still waiting in the source queue after
+    // that means consumption has stalled.
     raise(AlarmNames.OLDEST_MESSAGE_TOO_OLD,
         queues.source().metricApproximateAgeOfOldestMessage(maximum()), Evaluation.ONE_PERIOD,
-        "A message has waited in " + OrderQueues.SOURCE_QUEUE_NAME + " longer than its whole retry horizon ("
-            + budget.retryHorizon().toMinutes() + " minutes): fulfil-order is not consuming. Check the event"
+        "A message has waited in " + OrderQueues.SOURCE_QUEUE_NAME + " longer than its longest retry life ("
+            + budget.longestRetryLife().toMinutes() + " minutes): fulfil-order is not consuming. Check the event"
             + " source mapping is enabled and the function's errors and throttles: runbook section 3.");
     raise(AlarmNames.IN_FLIGHT_NEAR_CAP,
         queues.source().metricApproximateNumberOfMessagesNotVisible(maximum()), Evaluation.ONE_PERIOD,

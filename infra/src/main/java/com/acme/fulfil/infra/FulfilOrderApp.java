@@ -53,6 +53,7 @@ public final class FulfilOrderApp {
     err.println("fulfil-order: capacity: the stack " + capacity.sentence() + "; the backlog alarm fires above "
         + capacity.backlogAlarmThreshold() + " waiting orders" + peakOrdersPerHour.map(peak -> "; peakOrdersPerHour "
         + peak + " fits at the worst case").orElse(" (no peakOrdersPerHour set to check it against)") + ".");
+    err.println("fulfil-order: retries: " + budget.retrySentence() + ".");
     return Optional.of(new FulfilOrderStack(app, STACK_NAME, budget, deployment));
   }
 

@@ -99,7 +99,7 @@ class AlarmsTest {
   void aMessageOlderThanTheRetryHorizonNotifiesOnCall() {
     // 1,800 s visibility x 5 receives: by then every message is booked or in the DLQ.
     assertAlarm("orders-to-fulfil-oldest-message-too-old", "AWS/SQS", "ApproximateAgeOfOldestMessage",
-        queueName("orders-to-fulfil"), "Maximum", 9000);
+        queueName("orders-to-fulfil"), "Maximum", 25200);
   }
 
   @Test

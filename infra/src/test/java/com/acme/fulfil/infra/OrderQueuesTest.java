@@ -26,7 +26,7 @@ class OrderQueuesTest {
   void poisonMessageReachesTheDlqAfterFiveReceives() {
     template.hasResourceProperties("AWS::SQS::Queue", Map.of(
         "QueueName", "orders-to-fulfil",
-        "RedrivePolicy", Match.objectEquals(Map.of("deadLetterTargetArn", arnOf(dlq), "maxReceiveCount", 5))));
+        "RedrivePolicy", Match.objectEquals(Map.of("deadLetterTargetArn", arnOf(dlq), "maxReceiveCount", 14))));
   }
 
   @Test

@@ -30,7 +30,7 @@ class TimingContextTest {
     template.hasResourceProperties("AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order", "Timeout", 600));
     template.hasResourceProperties("AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil", "VisibilityTimeout", 3600));
     template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of(
-        "AlarmName", "orders-to-fulfil-oldest-message-too-old", "Threshold", 18_000));
+        "AlarmName", "orders-to-fulfil-oldest-message-too-old", "Threshold", 43_200)); // 12 derived receives x 3,600 s
   }
 
   @Test
@@ -53,7 +53,7 @@ class TimingContextTest {
   @Test
   void fewerReceivesShortenTheRedriveAndTheStalledQueueAlarm() {
     // Numbers in cdk.json arrive as JSON numbers, not strings.
-    Template template = Template.fromStack(Synth.stack(Map.of("maxReceiveCount", 3, "maxConcurrency", 2.0)));
+    Template template = Template.fromStack(Synth.stack(Map.of("maxReceiveCount", 3, "retryHorizonSeconds", 20, "maxConcurrency", 2.0)));
 
     template.hasResourceProperties("AWS::SQS::Queue", Map.of(
         "QueueName", "orders-to-fulfil",

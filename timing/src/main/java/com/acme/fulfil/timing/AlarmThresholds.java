@@ -16,7 +16,7 @@ public final class AlarmThresholds {
   public static Map<String, Double> of(TimingBudget budget, Capacity capacity) {
     Map<String, Double> thresholds = new LinkedHashMap<>();
     thresholds.put(AlarmNames.DLQ_NEW_MESSAGES, 0.0);
-    thresholds.put(AlarmNames.OLDEST_MESSAGE_TOO_OLD, (double) budget.retryHorizon().toSeconds());
+    thresholds.put(AlarmNames.OLDEST_MESSAGE_TOO_OLD, (double) budget.longestRetryLife().toSeconds());
     thresholds.put(AlarmNames.IN_FLIGHT_NEAR_CAP, (double) IN_FLIGHT_WARNING);
     thresholds.put(AlarmNames.FUNCTION_ERRORS, 0.0);
     thresholds.put(AlarmNames.FUNCTION_THROTTLES, 0.0);
