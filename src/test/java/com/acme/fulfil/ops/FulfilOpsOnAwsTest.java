@@ -109,7 +109,7 @@ class FulfilOpsOnAwsTest {
         .contains("the function's FULFIL_LOG_LEVEL is DEBUG, infra/cdk.json says INFO")
         .contains("the function's tracing is Active, infra/cdk.json says PassThrough")
         .contains("the alarm " + AlarmNames.BACKLOG + " fires above 5000, infra/cdk.json says above 188")
-        .contains("the alarm " + AlarmNames.OLDEST_MESSAGE_TOO_OLD + " fires above 86400, infra/cdk.json says above 9000")
+        .contains("the alarm " + AlarmNames.OLDEST_MESSAGE_TOO_OLD + " fires above 86400, infra/cdk.json says above 25200")
         .contains("the alarm " + AlarmNames.DLQ_NEW_MESSAGES + " does not notify " + FakeControlPlane.TOPIC + " when it clears");
     assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(7);
   }

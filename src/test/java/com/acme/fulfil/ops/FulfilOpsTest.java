@@ -47,11 +47,14 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 @OnSelectedBackend
 class FulfilOpsTest {
   /**
-   * The stack's default timing at 1/150 as far as the queues go (12 s visibility, 5 receives), which is
-   * what {@code check} compares; the function gets {@link TestBudgets#quick()}'s partner numbers inside
-   * the same 2 s timeout, since the defaults at that scale leave a try 33 ms to spare.
+   * The stack's default timing at 1/150 as far as the queues and retries go (12 s visibility, retries
+   * from 33 ms doubling to 12 s for at least 60 s: 14 receives), which is what {@code check} compares;
+   * the function gets {@link TestBudgets#quick()}'s partner numbers inside the same 2 s timeout, since
+   * the defaults at that scale leave a try 33 ms to spare.
    */
   private static final int TIME_SCALE = 150;
+  private static final TimingBudget BUDGET = TestBudgets.quickBuilder(Duration.ofSeconds(1))
+      .firstBackoff(TimingBudget.defaults().retrySchedule().firstBackoff().dividedBy(TIME_SCALE)).build();
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @AutoClose
@@ -62,8 +65,10 @@ class FulfilOpsTest {
 
   @BeforeAll
   static void deploy(AwsBackend backend) {
-    assertThat(TestBudgets.quick().visibilityTimeout()).isEqualTo(TimingBudget.defaults().scaledDown(TIME_SCALE).visibilityTimeout());
-    fulfil = FulfilOrderUnderTest.on(backend, "ops").budget(TestBudgets.quick()).start();
+    TimingBudget scaledDefaults = TimingBudget.defaults().scaledDown(TIME_SCALE);
+    assertThat(BUDGET.visibilityTimeout()).isEqualTo(scaledDefaults.visibilityTimeout());
+    assertThat(BUDGET.maxReceiveCount()).isEqualTo(scaledDefaults.maxReceiveCount());
+    fulfil = FulfilOrderUnderTest.on(backend, "ops").budget(BUDGET).start();
     env = fulfil.runbookEnvironment(TIME_SCALE).variables();
   }
 
@@ -158,19 +163,21 @@ class FulfilOpsTest {
   void aRedrivenOrderThatRanOutOfReceivesIsNotToldToBeDroppedOnItsEarlierLifesLabel() throws Exception {
     Duration settles = Duration.ofSeconds(60);
     String order = Orders.newId("ORD-OPS-RELABELLED");
-    fulfil.partner().script().forOrder(order, 1, Reaction.addressRejected()).forOrder(order, 5, Reaction.rateLimited(1));
+    fulfil.partner().script().forOrder(order, 1, Reaction.addressRejected())
+        .forOrder(order, BUDGET.maxReceiveCount(), Reaction.rateLimited(1));
     String first = fulfil.send(Orders.body(order));
     assertThat(fulfil.awaitDeadLettered(List.of(first), settles)).as("rejected into the DLQ").isTrue();
     assertThat(letterFor(order).path("action").asText()).as("a fresh partner verdict").isEqualTo("drop");
 
     OpsRun moved = run("redrive", "--go", "--include-droppable", "--rate", "10");
     assertThat(moved.exitCode()).as(moved.out() + moved.err()).isZero();
-    // Five receives, each a 429 after the visibility timeout, then the redrive policy's move.
-    assertThat(Await.until(settles.multipliedBy(2), () -> fulfil.deadLetters().messages().values().stream()
+    // Every receive a 429 whose next try comes after its Retry-After or the backoff (at least the 60 s
+    // horizon in all, at most about 80 s with the jitter), then the redrive policy's move.
+    assertThat(Await.until(settles.multipliedBy(3), () -> fulfil.deadLetters().messages().values().stream()
         .anyMatch(message -> message.body().contains(order)))).as("back in the DLQ after its second life").isTrue();
 
     JsonNode story = json("order", order);
-    assertThat(story.path("record").path("tries").asInt()).as("one try, then five receives").as(story.toString()).isGreaterThanOrEqualTo(6);
+    assertThat(story.path("record").path("tries").asInt()).as("one try, then a whole life of receives").as(story.toString()).isGreaterThanOrEqualTo(1 + BUDGET.maxReceiveCount());
     assertThat(story.path("record").path("last_reason").asText()).contains("429");
     JsonNode letter = letterFor(order);
     assertThat(letter.path("action").asText()).as(letter.toString()).isEqualTo("redrive");

@@ -96,6 +96,10 @@ class DocsAgreeWithTheCodeTest {
     Map<String, String> table = coupledNumbers();
     assertThat(table.get("receives before the DLQ")).as("README: receives before the DLQ")
         .isEqualTo(String.valueOf(defaults.maxReceiveCount()));
+    assertThat(table.get("retry horizon")).as("README: retry horizon")
+        .isEqualTo(seconds(defaults.retryHorizon().toSeconds()));
+    assertThat(table.get("longest retry life")).as("README: longest retry life, the messages-sitting alarm's threshold")
+        .isEqualTo(seconds(defaults.longestRetryLife().toSeconds()));
     assertThat(table.get("visibility timeout")).as("README: visibility timeout")
         .isEqualTo(seconds(defaults.visibilityTimeout().toSeconds()));
     assertThat(table.get("function timeout")).as("README: function timeout")

@@ -32,6 +32,11 @@ public final class TestBudgets {
    * function's late-booking hold rests on.
    */
   public static TimingBudget quick(int batchSize, Duration partnerContractMaximum) {
+    return quickBuilder(partnerContractMaximum).batchSize(batchSize).build();
+  }
+
+  /** {@link #quick(int, Duration)}'s numbers, for a test that changes one of them (the retry schedule, say). */
+  public static TimingBudget.Builder quickBuilder(Duration partnerContractMaximum) {
     return TimingBudget.builder()
         .partnerWorstCase(Duration.ofMillis(700))
         .partnerContractMaximum(partnerContractMaximum)
@@ -40,8 +45,6 @@ public final class TestBudgets {
         .partnerDeadlineMargin(Duration.ofMillis(500))
         .functionTimeout(Duration.ofSeconds(2))
         .firstBackoff(Duration.ofSeconds(1))
-        .retryHorizon(Duration.ofSeconds(60))
-        .batchSize(batchSize)
-        .build();
+        .retryHorizon(Duration.ofSeconds(60));
   }
 }
