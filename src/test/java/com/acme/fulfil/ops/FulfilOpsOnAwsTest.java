@@ -8,11 +8,14 @@ import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.timing.AlarmNames;
+import com.acme.fulfil.timing.OrderLogFields;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -267,6 +270,22 @@ class FulfilOpsOnAwsTest {
     } finally {
       sqs.purgeQueue(r -> r.queueUrl(dlqUrl));
     }
+  }
+
+  /** The function's line for a failed try says when its message returns; `order` tells on-call, until it is booked. */
+  @Test
+  void orderSaysWhenAnUnbookedOrdersNextTryIsDue() throws Exception {
+    String orderId = "ORD-OPS-AWS-NEXT-" + UUID.randomUUID().toString().substring(0, 8);
+    Instant nextTry = Instant.now().plus(Duration.ofMinutes(20)).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    aws.logLines.add("{\"level\":\"WARN\",\"message\":\"transient failure, the message returns after a backoff: partner"
+        + " answered 503 to a lookup\",\"order_id\":\"" + orderId + "\",\"receive_count\":\"3\"}");
+    aws.logLines.add("{\"level\":\"INFO\",\"message\":\"the message returns in 1200 s\",\"order_id\":\"" + orderId
+        + "\",\"" + OrderLogFields.NEXT_TRY_AT + "\":\"" + nextTry + "\"}");
+
+    var story = JSON.readTree(new OpsRun(env, "order", orderId, "--json").out());
+    assertThat(story.path("next_try_at").asText()).isEqualTo(nextTry.toString());
+    assertThat(story.path("verdict").asText()).isEqualTo("not booked yet; its message returns for the next try about " + nextTry);
+    assertThat(new OpsRun(env, "order", orderId).out()).contains("  next try about " + nextTry + " (in ");
   }
 
   @Test

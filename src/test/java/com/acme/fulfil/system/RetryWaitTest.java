@@ -8,9 +8,12 @@ import com.acme.fulfil.sim.Reaction;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
+import com.acme.fulfil.system.harness.FunctionLogLines;
 import com.acme.fulfil.system.harness.Orders;
+import com.acme.fulfil.timing.OrderLogFields;
 import com.acme.fulfil.timing.TimingBudget;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,6 +65,14 @@ class RetryWaitTest {
     Duration waited = between(firstRequest(orderId, "POST"), requestsOf(orderId, "GET").get(1));
     assertThat(fulfil.partner().bookingsFor(orderId)).as("booked once, on the second try").hasSize(1);
     assertThat(waited).as("the second try came after the partner's Retry-After").isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+    // What on-call's `./fulfil-ops order` reads: the failed try's line under the order says when it returns.
+    List<Instant> announced = FunctionLogLines.where("order_id", orderId).stream()
+        .filter(line -> line.has(OrderLogFields.NEXT_TRY_AT))
+        .map(line -> Instant.parse(line.get(OrderLogFields.NEXT_TRY_AT).asText())).toList();
+    assertThat(announced).as("one failed try, one next try announced").hasSize(1);
+    assertThat(announced.getFirst()).as("announced no earlier than the Retry-After, and the try came no earlier than announced")
+        .isAfterOrEqualTo(firstRequest(orderId, "POST").receivedAt().plusSeconds(1))
+        .isBeforeOrEqualTo(requestsOf(orderId, "GET").get(1).receivedAt());
     Figures.print("429 with Retry-After: 1, then 201: the second try %.1f s after the 429, booked %.1f s after sending"
         + " (the visibility timeout is %d s)", seconds(waited), seconds(settled), BUDGET.visibilityTimeout().toSeconds());
   }

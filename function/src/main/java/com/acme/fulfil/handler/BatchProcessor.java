@@ -10,8 +10,10 @@ import com.acme.fulfil.queue.MessageReturns;
 import com.acme.fulfil.queue.RetryWaits;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -57,55 +59,67 @@ final class BatchProcessor {
     if (records == null) {
       return new SQSBatchResponse(List.of());
     }
-    List<RecordOutcome> outcomes = fulfilAll(records, window);
+    List<Tried> tried = fulfilAll(records, window);
     List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
     List<MessageReturns.Return> returning = new ArrayList<>();
     for (int i = 0; i < records.size(); i++) {
-      RecordOutcome outcome = outcomes.get(i);
+      RecordOutcome outcome = tried.get(i).outcome();
       SQSMessage record = records.get(i);
       if (outcome instanceof RecordOutcome.Rejected rejection && deadLetters.send(record, rejection)) {
         continue; // in the DLQ with its reason: the mapping deletes it from the source
       }
       if (outcome.failed()) {
         failures.add(new SQSBatchResponse.BatchItemFailure(record.getMessageId()));
-        waits.waitFor(record, outcome).ifPresent(wait -> returning.add(new MessageReturns.Return(record, wait)));
+        Optional<Duration> wait = outcome instanceof RecordOutcome.Rejected ? waits.waitFor(record, outcome) : tried.get(i).returnAfter();
+        wait.ifPresent(w -> returning.add(new MessageReturns.Return(record, w)));
       }
     }
-    // Before the answer: once the mapping has it, this invocation may be frozen or gone. Each wait is
-    // counted from now, after every record's try has ended, so none returns a message early.
+    // Before the answer: once the mapping has it, this invocation may be frozen or gone. Each wait was
+    // counted from the end of its record's try, and starts now, so a message returns later, never earlier.
     returns.returnAll(returning);
     return new SQSBatchResponse(failures);
   }
 
-  private List<RecordOutcome> fulfilAll(List<SQSMessage> records, CallWindow window) {
+  /**
+   * A record's outcome and, for a retry, when its message is to return: decided in the record's own
+   * thread, where its log lines carry its order id, so that on-call finds the next try under the order.
+   */
+  private record Tried(RecordOutcome outcome, Optional<Duration> returnAfter) {}
+
+  private List<Tried> fulfilAll(List<SQSMessage> records, CallWindow window) {
     Semaphore slots = new Semaphore(recordConcurrency);
-    List<Future<RecordOutcome>> running = new ArrayList<>();
+    List<Future<Tried>> running = new ArrayList<>();
     for (SQSMessage record : records) {
-      Callable<RecordOutcome> task = () -> {
+      Callable<Tried> task = () -> {
         slots.acquire();
         try {
-          return fulfilment.fulfil(record, window);
+          RecordOutcome outcome = fulfilment.fulfil(record, window);
+          return new Tried(outcome, outcome instanceof RecordOutcome.Rejected ? Optional.empty() : waits.announce(record, outcome));
         } finally {
           slots.release();
         }
       };
       running.add(recordThreads.submit(FunctionLogging.carryingKeys(task)));
     }
-    List<RecordOutcome> outcomes = new ArrayList<>(records.size());
-    for (Future<RecordOutcome> result : running) {
-      outcomes.add(outcomeOf(result));
+    List<Tried> tried = new ArrayList<>(records.size());
+    for (Future<Tried> result : running) {
+      tried.add(triedOf(result));
     }
-    return outcomes;
+    return tried;
   }
 
-  private static RecordOutcome outcomeOf(Future<RecordOutcome> result) {
+  private static Tried triedOf(Future<Tried> result) {
     try {
       return result.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return new RecordOutcome.Retry("invocation interrupted before the record finished", new NextTry.QueueTimeout());
+      return queueTimeout("invocation interrupted before the record finished");
     } catch (ExecutionException e) {
-      return new RecordOutcome.Retry("record failed unexpectedly: " + e.getCause(), new NextTry.QueueTimeout());
+      return queueTimeout("record failed unexpectedly: " + e.getCause());
     }
+  }
+
+  private static Tried queueTimeout(String reason) {
+    return new Tried(new RecordOutcome.Retry(reason, new NextTry.QueueTimeout()), Optional.empty());
   }
 }

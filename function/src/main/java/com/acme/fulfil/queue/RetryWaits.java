@@ -3,12 +3,16 @@ package com.acme.fulfil.queue;
 import com.acme.fulfil.fulfilment.NextTry;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.acme.fulfil.timing.OrderLogFields;
 import com.acme.fulfil.timing.RetrySchedule;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * How long a failed record's message waits before it returns, from what its try knew
@@ -18,6 +22,7 @@ import java.util.random.RandomGenerator;
  * holds the lock.
  */
 public final class RetryWaits {
+  private static final Logger LOG = LoggerFactory.getLogger(RetryWaits.class);
   private final RetrySchedule schedule;
   private final Clock clock;
   private final RandomGenerator random;
@@ -27,6 +32,23 @@ public final class RetryWaits {
     this.schedule = schedule;
     this.clock = clock;
     this.random = random;
+  }
+
+  /**
+   * {@link #waitFor}, said in the record's log line with the moment as {@value OrderLogFields#NEXT_TRY_AT}
+   * (a field on-call's {@code ./fulfil-ops order} reads): a failed try's next try is the first thing
+   * on-call asks about an order that has not been booked yet.
+   */
+  public Optional<Duration> announce(SQSMessage message, RecordOutcome outcome) {
+    Optional<Duration> wait = waitFor(message, outcome);
+    if (outcome.failed()) {
+      wait.ifPresentOrElse(w -> {
+        try (var field = MDC.putCloseable(OrderLogFields.NEXT_TRY_AT, clock.instant().plus(w).toString())) {
+          LOG.info("the message returns in {} s", w.toSeconds());
+        }
+      }, () -> LOG.info("the message returns when the queue's visibility timeout ends"));
+    }
+    return wait;
   }
 
   /** The wait for a failed record's message; empty when it keeps the queue's visibility timeout. */

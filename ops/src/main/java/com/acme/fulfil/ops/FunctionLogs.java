@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.timing.OrderLogFields;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -50,6 +51,26 @@ final class FunctionLogs {
   /** The trace ids the lines carry, in the order they first appear: an order sent twice may have come in two traces. */
   static List<String> traceIds(List<String> lines) {
     return lines.stream().map(line -> field(line, "trace_id")).flatMap(Optional::stream).distinct().toList();
+  }
+
+  /**
+   * When the function last set the order's message to return for its next try: the newest line with
+   * {@value OrderLogFields#NEXT_TRY_AT}. Empty when no try of the lines failed with a wait of its own.
+   */
+  static Optional<Instant> nextTryAt(List<String> lines) {
+    return lines.reversed().stream()
+        .map(line -> field(line, OrderLogFields.NEXT_TRY_AT))
+        .flatMap(Optional::stream)
+        .findFirst()
+        .flatMap(FunctionLogs::instant);
+  }
+
+  private static Optional<Instant> instant(String text) {
+    try {
+      return Optional.of(Instant.parse(text));
+    } catch (java.time.format.DateTimeParseException e) {
+      return Optional.empty();
+    }
   }
 
   /** The function logs one JSON object per line (observability.JsonLogFormatter). */

@@ -54,12 +54,23 @@ final class OrderStory {
     partner.failure().ifPresentOrElse(f -> {
       lines.add("  partner  lookup failed: " + f);
       out.put("partner_lookup_failure", f);
-    }, () -> lines.add("  partner  " + switch (partner.shipments().size()) {
-      case 0 -> "no booking for this order";
-      case 1 -> "1 booking: " + shipment(partner.shipments().getFirst());
-      default -> partner.shipments().size() + " bookings: " + String.join("; ",
-          partner.shipments().stream().map(OrderStory::shipment).toList());
-    }));
+    }, () -> {
+      out.putNull("partner_lookup_failure");
+      lines.add("  partner  " + switch (partner.shipments().size()) {
+        case 0 -> "no booking for this order";
+        case 1 -> "1 booking: " + shipment(partner.shipments().getFirst());
+        default -> partner.shipments().size() + " bookings: " + String.join("; ",
+            partner.shipments().stream().map(OrderStory::shipment).toList());
+      });
+    });
+    boolean booked = partner.shipments().size() > 0 || record.map(OrderRecord::booked).orElse(false);
+    Optional<Instant> nextTry = booked ? Optional.empty() : FunctionLogs.nextTryAt(logLines);
+    nextTry.ifPresentOrElse(at -> {
+      lines.add("  next try " + (at.isAfter(now)
+          ? "about " + at + " (in " + Duration.between(now, at).toSeconds() + " s), as its last failed try set it"
+          : "due since " + at + ": its message is back in the queue, or in the DLQ if that try was its last receive"));
+      out.put("next_try_at", at.toString());
+    }, () -> out.putNull("next_try_at"));
     List<String> traces = FunctionLogs.traceIds(logLines);
     out.putArray("trace_ids").addAll(traces.stream().map(json.getNodeFactory()::textNode).toList());
     if (logs.available()) {
@@ -73,7 +84,7 @@ final class OrderStory {
     }
     ArrayNode logsJson = out.putArray("log_lines");
     logLines.forEach(logsJson::add);
-    String verdict = verdict(record, partner, now);
+    String verdict = verdict(record, partner, nextTry, now);
     lines.add("  verdict  " + verdict);
     out.put("verdict", verdict);
     // More than one booking at the partner is what this project exists to prevent: a script must see it.
@@ -101,7 +112,7 @@ final class OrderStory {
     }
   }
 
-  private static String verdict(Optional<OrderRecord> record, PartnerAnswer partner, Instant now) {
+  private static String verdict(Optional<OrderRecord> record, PartnerAnswer partner, Optional<Instant> nextTry, Instant now) {
     int booked = partner.shipments().size();
     if (booked > 1) {
       return "booked " + booked + " times at the partner: cancel all but " + partner.shipments().getFirst().shipmentId()
@@ -116,6 +127,9 @@ final class OrderStory {
     }
     if (record.isPresent() && record.get().heldAt(now)) {
       return "not booked yet; a try holds it (or may still be booking) until " + record.get().heldUntil().orElseThrow();
+    }
+    if (nextTry.isPresent() && nextTry.get().isAfter(now)) {
+      return "not booked yet; its message returns for the next try about " + nextTry.get();
     }
     return "not booked: if its message is in the DLQ, fix the cause and redrive it (./fulfil-ops dlq)";
   }
