@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -63,6 +64,14 @@ final class DlqSurvey {
     ArrayNode list = out.putArray("dead_letters");
     List<String> lines = new ArrayList<>();
     lines.add(entries.size() + " message(s) in the DLQ of " + stack.description());
+    // What a redrive sets going: on-call's next question after "why is it here" is "when is it tried again".
+    TimingBudget budget = stack.budget();
+    lines.add("A redriven message is tried at once, as a new life: " + budget.retrySentence() + ".");
+    out.putObject("after_redrive")
+        .put("first_try", "at once")
+        .put("receives", budget.maxReceiveCount())
+        .put("shortest_retrying_seconds", budget.retrySchedule().shortestRetrying(budget.maxReceiveCount()).toSeconds())
+        .put("longest_retrying_seconds", budget.longestRetryLife().toSeconds());
     for (Entry entry : entries) {
       DeadLetter letter = entry.letter();
       Duration left = Duration.between(now, letter.deletedBySqsAt());
