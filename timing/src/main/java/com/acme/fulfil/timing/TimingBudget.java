@@ -41,14 +41,6 @@ public record TimingBudget(
   public static final Duration PARTNER_CONTRACT_MAXIMUM = Duration.ofSeconds(300);
   /** Time left, after both retentions, for a person to decide on a redrive. */
   public static final Duration TTL_BUFFER = Duration.ofDays(3);
-  /**
-   * The partner's time for one order on a normal day, for capacity: the incident's latency shape (92% of
-   * bookings around 40 s, 8% from the 60-280 s tail, whose mean is 133 s) averages 47.5 s, and the
-   * lookup before it answers in under 2 s (about 1 s). A day on which it is slower shows in {@code
-   * ./fulfil-ops capacity}, which measures it.
-   */
-  public static final Duration PARTNER_TYPICAL_ORDER = Duration.ofSeconds(48);
-
   /** The period of the stack's alarms: each compares one 5-minute statistic with its threshold. */
   public static final Duration ALARM_PERIOD = Duration.ofMinutes(5);
 
@@ -250,11 +242,11 @@ public record TimingBudget(
 
   /**
    * How many orders an hour this budget books with {@code maxConcurrency} invocations at once (the event
-   * source mapping's maximum concurrency, a deployment setting), at the partner's typical time for an
-   * order and at the worst case this budget absorbs: the lookup's timeout plus the slowest booking.
+   * source mapping's maximum concurrency, a deployment setting), at the partner's typical time for a
+   * round of the batch and at the worst case this budget absorbs: the lookup's timeout plus the slowest booking.
    */
   public Capacity capacity(int maxConcurrency) {
-    return new Capacity(maxConcurrency, batchSize, recordConcurrency, PARTNER_TYPICAL_ORDER,
+    return Capacity.onTypicalPartnerDays(maxConcurrency, batchSize, recordConcurrency,
         partnerLookupTimeout.plus(partnerWorstCase));
   }
 
