@@ -226,6 +226,24 @@ public record TimingBudget(
   }
 
   /**
+   * How long an order stays in flight, on average, when every try fails fast (a partner that refuses or
+   * answers 5xx): between tries its message is hidden for the try's backoff, so it is in flight nearly
+   * all of its retries, not one visibility period, until the redrive policy moves it to the DLQ.
+   */
+  public Duration outageRetryLife() {
+    return retrySchedule.meanRetrying(maxReceiveCount);
+  }
+
+  /**
+   * Messages in flight once an outage has lasted {@link #outageRetryLife()}, with orders arriving at
+   * {@code ordersPerHour}: every order of the last retry life is still retrying (Little's law). Earlier in
+   * an outage, the orders that arrived since it began.
+   */
+  public long inFlightThroughOutage(double ordersPerHour) {
+    return Math.round(ordersPerHour * outageRetryLife().toMillis() / 3_600_000.0);
+  }
+
+  /**
    * The retry schedule as synth prints it: each receive's backoff, the receives before the DLQ and the
    * shortest and longest an order retries before it gets there.
    */
