@@ -113,12 +113,12 @@ final class CapacitySimulation {
    */
   private void printOutage(PrintStream out) {
     Duration life = budget.outageRetryLife();
-    out.printf(Locale.ROOT, "%nPartner outage: an order retries %,d s on average before the DLQ (at least %,d s, at most %,d s),"
-            + " in flight nearly all of it, over %d tries, each a lookup at the partner (up to %d s when it hangs).%n",
+    out.printf(Locale.ROOT, "%nPartner outage: an order retries %,d s on average before the DLQ (at least the %,d s horizon, at most %,d s),"
+            + " in flight nearly all of it, over %d tries, each a lookup at the partner (up to %d s when it hangs).%n%n",
         life.toSeconds(), budget.retryHorizon().toSeconds(), budget.longestRetryLife().toSeconds(), budget.maxReceiveCount(),
         budget.partnerLookupTimeout().toSeconds());
     out.println("| volume (busiest hour) | in flight once the outage has lasted " + String.format(Locale.ROOT, "%,d s", life.toSeconds())
-        + " | against the alarm / SQS's cap | tries an hour | invocations busy if every lookup hangs |"
+        + " | against the alarm / SQS's cap | tries an hour | calls at once if every lookup hangs |"
         + " after a " + OUTAGE_BLIP.toMinutes() + "-minute outage at 3/4 of capacity: orders to book again / hours to catch up |");
     out.println("|---|---|---|---|---|---|");
     for (int times : new int[] {10, 100}) {
