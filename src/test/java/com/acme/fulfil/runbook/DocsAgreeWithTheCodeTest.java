@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 /**
  * README and docs/ say what the code says: README stays short enough to read in a few minutes, every
  * relative link reaches a file and a heading that exist, the number of alarms is the number the stack
- * raises, and the coupled numbers in README's table are TimingBudget's defaults. Reads files only: no
- * stack, no synth.
+ * raises, the coupled numbers in README's table are TimingBudget's defaults, and the capacity figures in
+ * docs/capacity.md and the runbook are what Capacity computes. Reads files only: no stack, no synth.
  */
 class DocsAgreeWithTheCodeTest {
   private static final int README_MAX_LINES = 150;
@@ -111,6 +111,50 @@ class DocsAgreeWithTheCodeTest {
     assertThat(table.get("capacity")).as("README: capacity, against TimingBudget.capacity(%d)", maxConcurrency)
         .isEqualTo(String.format(Locale.ROOT, "%,d orders an hour typically, %,d at the worst case",
             capacity.typicalOrdersPerHour(), capacity.worstCaseOrdersPerHour()));
+  }
+
+  @Test
+  void capacityDocsStateWhatCapacityComputesForABatchOfOneAndOfTen() {
+    int maxConcurrency = repository.committedSetting(OnCallSettings.MAX_CONCURRENCY);
+    Map<String, List<String>> rows = tableRows(repository.root().resolve("docs/capacity.md"));
+    for (int batchSize : new int[] {1, 10}) {
+      TimingBudget budget = TimingBudget.builder().batchSize(batchSize).build();
+      Capacity capacity = budget.capacity(maxConcurrency);
+      String batch = batchSize + " / " + budget.recordConcurrency();
+      assertThat(rows.get(batch)).as("docs/capacity.md's row for batch size / record concurrency %s at maxConcurrency %d,"
+              + " against TimingBudget.capacity", batch, maxConcurrency)
+          .containsExactly(batch, capacity.typicalRound().toSeconds() + " s", count(capacity.typicalOrdersPerHour()),
+              count(capacity.worstCaseOrdersPerHour()), count(capacity.backlogAlarmThreshold()));
+    }
+  }
+
+  @Test
+  void theBacklogAndOutageFiguresTheDocsStateAreTheCodes() {
+    TimingBudget defaults = TimingBudget.defaults();
+    Capacity capacity = defaults.capacity(repository.committedSetting(OnCallSettings.MAX_CONCURRENCY));
+    assertThat(repository.runbook().section("A backlog").text()).as("runbook section 16: the backlog threshold and capacity")
+        .contains(String.format(Locale.ROOT, "(%,d with the default", capacity.backlogAlarmThreshold()))
+        .contains(String.format(Locale.ROOT, "about %,d with the defaults at the partner's usual %d s, %,d when",
+            capacity.typicalOrdersPerHour(), capacity.typicalRound().toSeconds(), capacity.worstCaseOrdersPerHour()));
+    assertThat(read(repository.root().resolve("docs/capacity.md"))).as("docs/capacity.md: an outage's retry life")
+        .contains(String.format(Locale.ROOT, "an order retries %,d s on average before the DLQ",
+            defaults.outageRetryLife().toSeconds()));
+  }
+
+  /** A Markdown page's table rows, by their first cell, each as its cells. */
+  private static Map<String, List<String>> tableRows(Path page) {
+    Map<String, List<String>> rows = new HashMap<>();
+    for (String line : lines(page)) {
+      if (line.startsWith("| ") && !line.startsWith("|---")) {
+        List<String> cells = List.of(line.substring(1, line.lastIndexOf('|')).split("\\|")).stream().map(String::trim).toList();
+        rows.putIfAbsent(cells.getFirst(), cells);
+      }
+    }
+    return rows;
+  }
+
+  private static String count(long value) {
+    return String.format(Locale.ROOT, "%,d", value);
   }
 
   /** README's table of coupled numbers: each row's name (before any backticked key) to its value. */

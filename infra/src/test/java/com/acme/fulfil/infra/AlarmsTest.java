@@ -122,6 +122,13 @@ class AlarmsTest {
   }
 
   @Test
+  void aBatchOfTenSetsTheBacklogThresholdAtWhatItsSlowestRecordsLetItBook() {
+    // 10 invocations x 10 orders x 3600 s / 103 s (the slowest of ten, not one order's 48 s) = 3,495 an hour.
+    Template batched = Template.fromStack(Synth.stack(Map.of("batchSize", "10")));
+    batched.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("AlarmName", "orders-to-fulfil-backlog", "Threshold", 874));
+  }
+
+  @Test
   void functionErrorsNotifyOnCall() {
     assertAlarm("fulfil-order-errors", "AWS/Lambda", "Errors", functionName(), "Sum", 0);
   }

@@ -86,6 +86,14 @@ class TimingContextTest {
   }
 
   @Test
+  void synthPrintsABatchsCapacityAtItsSlowestRecord() {
+    assertThat(Synth.printedBySynth(Map.of("batchSize", "10")))
+        .contains("the stack books about 3,495 orders an hour on a normal partner day (103 s a round of 10 side by side,"
+            + " its slowest)")
+        .contains("the backlog alarm fires above 874 waiting orders");
+  }
+
+  @Test
   void aPeakTheStackCannotBookAtThePartnersWorstStopsSynthNamingWhatToRaise() {
     String printed = Synth.refusal(Map.of("peakOrdersPerHour", "300"));
 

@@ -102,12 +102,12 @@ public record Deployment(
   /**
    * Real-world orders an hour this deployment books on a normal partner day, by the same rule as the
    * stack's ({@link Capacity}): its mapping's concurrency and batch, the function's record concurrency
-   * (the incident's books one record at a time), the partner's typical time for an order.
+   * (the incident's books one record at a time), the partner's typical time for a round of its batch.
    */
   public Capacity capacity() {
     int recordConcurrency = Integer.parseInt(timingEnvironment.getOrDefault(FunctionEnvironment.RECORD_CONCURRENCY, "1"));
     // Only the typical figure is reported for a local run; the contract's maximum bounds either function's call.
-    return new Capacity(mapping.maxConcurrency(), mapping.batchSize(), recordConcurrency, TimingBudget.PARTNER_TYPICAL_ORDER,
+    return Capacity.onTypicalPartnerDays(mapping.maxConcurrency(), mapping.batchSize(), recordConcurrency,
         TimingBudget.PARTNER_CONTRACT_MAXIMUM);
   }
 }

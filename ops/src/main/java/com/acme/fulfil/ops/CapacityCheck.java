@@ -74,8 +74,8 @@ final class CapacityCheck {
     String measured = hour.meanDuration()
         .map(d -> String.format(Locale.ROOT, "invocations took %s on average (longest %s), at which %d at once x %d book %,d an hour",
             seconds(d), seconds(hour.maxDuration().orElseThrow()), maxConcurrency, capacity.batchSize(), atMeasured.orElseThrow()))
-        .orElse(String.format(Locale.ROOT, "nothing was invoked, and at the partner's typical %s an order %d at once x %d book %,d an hour",
-            seconds(capacity.typicalOrder()), maxConcurrency, capacity.batchSize(), capacity.typicalOrdersPerHour()));
+        .orElse(String.format(Locale.ROOT, "nothing was invoked, and at the partner's typical %s a round (its slowest record) %d at once x %d book %,d an hour",
+            seconds(capacity.typicalRound()), maxConcurrency, capacity.batchSize(), capacity.typicalOrdersPerHour()));
     String verdict = outpaced ? "orders arrive faster than they are booked: runbook section 16"
         : backlog ? "a backlog waits: runbook section 16" : "no backlog";
     String sentence = String.format(Locale.ROOT, "In the last hour %,d orders arrived (%.0f%% of capacity) and %s;"

@@ -7,18 +7,15 @@ import java.util.Locale;
 /**
  * How many orders an hour a deployment books, by Little's law: at most {@code maxConcurrency}
  * invocations run at once, each books {@code batchSize} orders in {@code sequentialRounds} rounds,
- * and a round takes the partner's time for one order (the lookup before the booking, then the booking).
+ * and a round lasts as long as its slowest record (each a lookup before the booking, then the booking).
  * While a backlog waits every batch is full, so this is the rate a backlog drains at.
  *
- * <p>With more than one record a batch, an invocation lasts as long as its slowest record, so at a
- * typical latency the figure is an upper bound (docs/capacity.md measures how far off it is); at the
- * worst case every record takes the worst case and it is exact.
- *
- * @param typicalOrder the partner's time for one order on a normal day
+ * @param typicalRound the partner's time on a normal day for one round: the slowest of its
+ *     {@code min(batchSize, recordConcurrency)} records ({@link PartnerTypicalTime})
  * @param worstCaseOrder the longest the budget lets one order hold an invocation's record slot: the
- *     lookup's timeout plus the partner's worst case
+ *     lookup's timeout plus the partner's worst case; a round of them takes as long as one
  */
-public record Capacity(int maxConcurrency, int batchSize, int recordConcurrency, Duration typicalOrder,
+public record Capacity(int maxConcurrency, int batchSize, int recordConcurrency, Duration typicalRound,
     Duration worstCaseOrder) {
 
   /**
@@ -34,9 +31,20 @@ public record Capacity(int maxConcurrency, int batchSize, int recordConcurrency,
     if (maxConcurrency < 1 || batchSize < 1 || recordConcurrency < 1) {
       throw new IllegalArgumentException("maxConcurrency, batchSize and recordConcurrency must be at least 1");
     }
-    if (!typicalOrder.isPositive() || !worstCaseOrder.isPositive()) {
+    if (!typicalRound.isPositive() || !worstCaseOrder.isPositive()) {
       throw new IllegalArgumentException("the partner's time for an order must be positive");
     }
+  }
+
+  /**
+   * The capacity on a normal partner day: a round takes the typical slowest of the records it runs side
+   * by side, never one order's typical time (a round of ten takes about twice as long as one order).
+   */
+  public static Capacity onTypicalPartnerDays(int maxConcurrency, int batchSize, int recordConcurrency,
+      Duration worstCaseOrder) {
+    int sideBySide = Math.min(Math.min(batchSize, recordConcurrency), PartnerTypicalTime.MOST_SIDE_BY_SIDE);
+    return new Capacity(maxConcurrency, batchSize, recordConcurrency,
+        PartnerTypicalTime.slowestOf(Math.max(1, sideBySide)), worstCaseOrder);
   }
 
   /** Partner calls in flight at once when every invocation is busy: what the partner must tolerate. */
@@ -44,14 +52,14 @@ public record Capacity(int maxConcurrency, int batchSize, int recordConcurrency,
     return maxConcurrency * Math.min(batchSize, recordConcurrency);
   }
 
-  /** Orders an hour when each takes {@code perOrder} of the partner's time. */
-  public double ordersPerHourAt(Duration perOrder) {
-    return maxConcurrency * (double) batchSize * SECONDS_AN_HOUR / (sequentialRounds() * seconds(perOrder));
+  /** Orders an hour when each round of a batch takes {@code perRound} of the partner's time. */
+  public double ordersPerHourAt(Duration perRound) {
+    return maxConcurrency * (double) batchSize * SECONDS_AN_HOUR / (sequentialRounds() * seconds(perRound));
   }
 
   /** Orders an hour on a normal partner day, rounded down. */
   public long typicalOrdersPerHour() {
-    return (long) ordersPerHourAt(typicalOrder);
+    return (long) ordersPerHourAt(typicalRound);
   }
 
   /** Orders an hour when every call takes the worst case the budget absorbs, rounded down. */
@@ -61,7 +69,7 @@ public record Capacity(int maxConcurrency, int batchSize, int recordConcurrency,
 
   /** Orders booked in {@code window} on a normal partner day. */
   public long typicallyBookedIn(Duration window) {
-    return Math.round(ordersPerHourAt(typicalOrder) * seconds(window) / SECONDS_AN_HOUR);
+    return Math.round(ordersPerHourAt(typicalRound) * seconds(window) / SECONDS_AN_HOUR);
   }
 
   /** Visible messages above which the backlog alarm fires: what the stack books in {@link #BACKLOG_WINDOW}. */
@@ -99,11 +107,13 @@ public record Capacity(int maxConcurrency, int batchSize, int recordConcurrency,
 
   /** One sentence: what this deployment books an hour, typically and at the worst case. */
   public String sentence() {
+    int sideBySide = Math.min(batchSize, recordConcurrency);
+    String round = sideBySide == 1 ? "an order" : "a round of " + sideBySide + " side by side, its slowest";
     return String.format(Locale.ROOT,
-        "books about %,d orders an hour on a normal partner day (%s an order) and %,d at the worst case the budget"
+        "books about %,d orders an hour on a normal partner day (%s %s) and %,d at the worst case the budget"
             + " absorbs (%s an order): %d invocations at once x %d record%s, at most %d partner calls at once",
-        typicalOrdersPerHour(), TimingBudget.show(typicalOrder), worstCaseOrdersPerHour(), TimingBudget.show(worstCaseOrder),
-        maxConcurrency, batchSize, batchSize == 1 ? "" : "s", callsAtOnce());
+        typicalOrdersPerHour(), TimingBudget.show(typicalRound), round, worstCaseOrdersPerHour(),
+        TimingBudget.show(worstCaseOrder), maxConcurrency, batchSize, batchSize == 1 ? "" : "s", callsAtOnce());
   }
 
   private int sequentialRounds() {

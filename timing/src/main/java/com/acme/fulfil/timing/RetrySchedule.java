@@ -60,6 +60,18 @@ public record RetrySchedule(Duration firstBackoff, Duration longestBackoff, int 
   }
 
   /**
+   * How long, on average, an order that fails its first {@code receives} receives fast keeps retrying:
+   * each backoff less half its jitter, the mean of what is taken off at random.
+   */
+  public Duration meanRetrying(int receives) {
+    Duration total = Duration.ZERO;
+    for (int n = 1; n <= receives; n++) {
+      total = total.plus(backoff(n).multipliedBy(200 - jitterPercent).dividedBy(200));
+    }
+    return total;
+  }
+
+  /**
    * The fewest receives after which an order whose every try fails has retried for at least
    * {@code horizon}; more than {@value #MOST_RECEIVES} when not even that many do it.
    */

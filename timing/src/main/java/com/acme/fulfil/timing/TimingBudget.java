@@ -41,14 +41,6 @@ public record TimingBudget(
   public static final Duration PARTNER_CONTRACT_MAXIMUM = Duration.ofSeconds(300);
   /** Time left, after both retentions, for a person to decide on a redrive. */
   public static final Duration TTL_BUFFER = Duration.ofDays(3);
-  /**
-   * The partner's time for one order on a normal day, for capacity: the incident's latency shape (92% of
-   * bookings around 40 s, 8% from the 60-280 s tail, whose mean is 133 s) averages 47.5 s, and the
-   * lookup before it answers in under 2 s (about 1 s). A day on which it is slower shows in {@code
-   * ./fulfil-ops capacity}, which measures it.
-   */
-  public static final Duration PARTNER_TYPICAL_ORDER = Duration.ofSeconds(48);
-
   /** The period of the stack's alarms: each compares one 5-minute statistic with its threshold. */
   public static final Duration ALARM_PERIOD = Duration.ofMinutes(5);
 
@@ -234,6 +226,24 @@ public record TimingBudget(
   }
 
   /**
+   * How long an order stays in flight, on average, when every try fails fast (a partner that refuses or
+   * answers 5xx): between tries its message is hidden for the try's backoff, so it is in flight nearly
+   * all of its retries, not one visibility period, until the redrive policy moves it to the DLQ.
+   */
+  public Duration outageRetryLife() {
+    return retrySchedule.meanRetrying(maxReceiveCount);
+  }
+
+  /**
+   * Messages in flight once an outage has lasted {@link #outageRetryLife()}, with orders arriving at
+   * {@code ordersPerHour}: every order of the last retry life is still retrying (Little's law). Earlier in
+   * an outage, the orders that arrived since it began.
+   */
+  public long inFlightThroughOutage(double ordersPerHour) {
+    return Math.round(ordersPerHour * outageRetryLife().toMillis() / 3_600_000.0);
+  }
+
+  /**
    * The retry schedule as synth prints it: each receive's backoff, the receives before the DLQ and the
    * shortest and longest an order retries before it gets there.
    */
@@ -250,11 +260,11 @@ public record TimingBudget(
 
   /**
    * How many orders an hour this budget books with {@code maxConcurrency} invocations at once (the event
-   * source mapping's maximum concurrency, a deployment setting), at the partner's typical time for an
-   * order and at the worst case this budget absorbs: the lookup's timeout plus the slowest booking.
+   * source mapping's maximum concurrency, a deployment setting), at the partner's typical time for a
+   * round of the batch and at the worst case this budget absorbs: the lookup's timeout plus the slowest booking.
    */
   public Capacity capacity(int maxConcurrency) {
-    return new Capacity(maxConcurrency, batchSize, recordConcurrency, PARTNER_TYPICAL_ORDER,
+    return Capacity.onTypicalPartnerDays(maxConcurrency, batchSize, recordConcurrency,
         partnerLookupTimeout.plus(partnerWorstCase));
   }
 

@@ -22,15 +22,30 @@ class CapacityTest {
   }
 
   @Test
-  void aFullBatchBooksItsRecordsSideBySideAndRoundsBeyondTheRecordConcurrencyTakeTurns() {
+  void aFullBatchLastsAsLongAsItsSlowestRecordNotOneOrdersTypicalTime() {
     TimingBudget sideBySide = TimingBudget.builder().batchSize(10).recordConcurrency(10).build();
     TimingBudget inTwoRounds = TimingBudget.builder().batchSize(10).recordConcurrency(5)
         .functionTimeout(Duration.ofSeconds(600)).build();
 
-    assertThat(sideBySide.capacity(10).typicalOrdersPerHour()).isEqualTo(7500);
+    // One order takes 48 s typically, but the slowest of ten side by side 103 s: 10 x 10 x 3600 / 103, not / 48.
+    assertThat(sideBySide.capacity(10).typicalRound()).isEqualTo(Duration.ofSeconds(103));
+    assertThat(sideBySide.capacity(10).typicalOrdersPerHour()).isEqualTo(3495);
+    assertThat(sideBySide.capacity(10).backlogAlarmThreshold()).isEqualTo(874);
     assertThat(sideBySide.capacity(10).callsAtOnce()).isEqualTo(100);
-    assertThat(inTwoRounds.capacity(10).typicalOrdersPerHour()).isEqualTo(3750);
+    assertThat(sideBySide.capacity(10).sentence())
+        .startsWith("books about 3,495 orders an hour on a normal partner day (103 s a round of 10 side by side, its slowest)");
+    // Two rounds of five, each the slowest of five (78 s): 10 x 10 x 3600 / (2 x 78).
+    assertThat(inTwoRounds.capacity(10).typicalOrdersPerHour()).isEqualTo(2307);
     assertThat(inTwoRounds.capacity(10).callsAtOnce()).isEqualTo(50);
+  }
+
+  @Test
+  void aRoundOfMoreRecordsTakesLongerTypicallyAndNeverLessThanOneOrder() {
+    for (int orders = 2; orders <= PartnerTypicalTime.MOST_SIDE_BY_SIDE; orders++) {
+      assertThat(PartnerTypicalTime.slowestOf(orders)).isGreaterThan(PartnerTypicalTime.slowestOf(orders - 1));
+    }
+    assertThat(PartnerTypicalTime.slowestOf(1)).isEqualTo(Duration.ofSeconds(48));
+    assertThatThrownBy(() -> PartnerTypicalTime.slowestOf(11)).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

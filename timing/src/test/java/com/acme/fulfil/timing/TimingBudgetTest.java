@@ -26,6 +26,18 @@ class TimingBudgetTest {
   }
 
   @Test
+  void inAnOutageAnOrderIsInFlightForItsWholeRetriesNotOneVisibilityPeriod() {
+    TimingBudget b = TimingBudget.defaults();
+    // 5 + 10 + ... + 1,280 s, then 1,800 s five times: 11,555 s of backoffs, less 10% on average.
+    assertThat(b.outageRetryLife()).isEqualTo(Duration.ofMillis(10_399_500));
+    assertThat(b.outageRetryLife()).isBetween(b.retryHorizon(), b.longestRetryLife());
+    // 2,381 orders an hour (10x the expected volume's busiest hour) retrying 10,400 s: about 5.8 times the
+    // 1,190 a single 30-minute visibility period would hold.
+    assertThat(b.inFlightThroughOutage(2381)).isEqualTo(6878);
+    assertThat(b.inFlightThroughOutage(23_810)).isEqualTo(68_781).isLessThan(AlarmThresholds.IN_FLIGHT_WARNING);
+  }
+
+  @Test
   void incidentConfigurationIsRefusedNamingVisibility() {
     assertThatThrownBy(() -> TimingBudget.builder().visibilityTimeout(Duration.ofSeconds(30)).build())
         .isInstanceOf(InconsistentTimingException.class)
