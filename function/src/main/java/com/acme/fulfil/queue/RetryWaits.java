@@ -44,7 +44,7 @@ public final class RetryWaits {
     if (outcome.failed()) {
       wait.ifPresentOrElse(w -> {
         try (var field = MDC.putCloseable(OrderLogFields.NEXT_TRY_AT, clock.instant().plus(w).toString())) {
-          LOG.info("the message returns in {} s", w.toSeconds());
+          LOG.info("the message returns in {} s", String.format(java.util.Locale.ROOT, "%.1f", w.toMillis() / 1000.0));
         }
       }, () -> LOG.info("the message returns when the queue's visibility timeout ends"));
     }
