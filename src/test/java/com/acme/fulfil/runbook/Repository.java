@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  */
 final class Repository {
   private static final Pattern STRING_CONSTANT = Pattern.compile("static final String (\\w+) = \"([^\"]*)\";");
-  private static final Pattern LOG_CONTEXT_PUT = Pattern.compile("MDC\\.put\\(\\s*(?:\"([^\"]+)\"|(\\w+))\\s*,");
+  private static final Pattern LOG_CONTEXT_PUT = Pattern.compile("MDC\\.put(?:Closeable)?\\(\\s*(?:\"([^\"]+)\"|([\\w.]+))\\s*,");
   private static final String LOG_FORMATTER = "function/src/main/java/com/acme/fulfil/observability/JsonLogFormatter.java";
   /** The formatter's calls that shape a line: a string field, and the start and end of a nested object. */
   private static final Pattern FORMATTER_WRITES =
@@ -120,7 +120,12 @@ final class Repository {
     }
   }
 
-  private static String constantValue(String code, String name, Path source) {
+  /** A constant of {@code source}'s own, or {@code Class.NAME} of timing, which the function shares with on-call's tools. */
+  private String constantValue(String code, String name, Path source) {
+    if (name.contains(".")) {
+      String[] qualified = name.split("\\.");
+      return constantValue(read("timing/src/main/java/com/acme/fulfil/timing/" + qualified[0] + ".java"), qualified[1], source);
+    }
     Matcher constant = STRING_CONSTANT.matcher(code);
     while (constant.find()) {
       if (constant.group(1).equals(name)) {
