@@ -86,6 +86,9 @@ public final class LocalRun {
     if (options.configurations().contains("fixed")) {
       deployments.add(Deployment.fulfilOrder(budget, scale, options.concurrency(), options.artifact()));
     }
+    if (options.configurations().contains("fixed-1800")) {
+      deployments.add(Deployment.waitingOutTheVisibilityTimeout(budget, scale, options.concurrency(), options.artifact()));
+    }
     long ordersPerHour = options.ordersPerHour().map(Integer::longValue).orElseGet(() ->
         (long) (budget.capacity(options.concurrency()).typicalOrdersPerHour() * DEFAULT_LOAD) / 10 * 10);
     Duration sendSpread = ScenarioSettings.spreadFor(options.orders(), ordersPerHour, scale);
@@ -114,14 +117,16 @@ public final class LocalRun {
   private static String header(ScenarioSettings settings, TimeScale scale, List<Deployment> deployments, LocalLogging.Files logs) {
     List<String> lines = new ArrayList<>();
     lines.add("Time scale " + scale + ": every duration divided by " + scale.divisor()
-        + " (30 s visibility -> 1 s, 1,800 s -> 60 s, a 280 s partner call -> 9.3 s); real-world equivalents in brackets.");
+        + " (30 s visibility -> 1 s, 1,800 s -> 60 s, a 280 s partner call -> 9.3 s); real-world equivalents in brackets."
+        + " Real work keeps " + LocalBudget.REAL_WORK.toSeconds() + " s whatever the scale (the lookup timeout, the margin"
+        + " around a partner call, the function's spare time), so this project's function timeout and visibility grow.");
     lines.add(settings.orders() + " orders over " + Durations.both(settings.sendSpread(), scale) + " ("
         + String.format(java.util.Locale.ROOT, "%,d", settings.offeredOrdersPerHour(scale)) + " real orders an hour), "
         + Math.round(settings.poisonShare() * 100) + "% poison, " + Math.round(settings.rejectedShare() * 100)
         + "% rejected by the partner; partner: " + settings.partnerDay().description() + "; seed " + settings.seed()
         + "; deadline " + settings.deadline().toSeconds() + " s.");
     for (Deployment d : deployments) {
-      lines.add(String.format("  %-9s visibility %2d s, function timeout %2d s, batch %2d, concurrency %s, %s",
+      lines.add(String.format("  %-10s visibility %2d s, function timeout %2d s, batch %2d, concurrency %s, %s",
           d.name(), d.queue().visibilityTimeout().toSeconds(), d.mapping().functionTimeout().toSeconds(),
           d.mapping().batchSize(), d.mapping().maxConcurrency() == Deployment.NO_MAXIMUM_CONCURRENCY
               ? "no maximum" : Integer.toString(d.mapping().maxConcurrency()),
