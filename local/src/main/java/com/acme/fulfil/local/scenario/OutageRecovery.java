@@ -8,8 +8,9 @@ import java.util.Optional;
 
 /**
  * How the orders that met the partner's outages came through: an order met one when it was sent before
- * the partner came back and was not booked before it went down. Its backlog is booked when the last of
- * them is; of several outages, the slowest to clear is reported.
+ * the partner came back and was not booked by then (a booking already under way when the partner went
+ * down is answered, and that order never waited). The backlog is booked when the last of them is; of
+ * several outages, the slowest to clear is reported.
  */
 final class OutageRecovery {
   private OutageRecovery() {}
@@ -42,6 +43,6 @@ final class OutageRecovery {
   }
 
   private static boolean met(OrderCourse order, PartnerOutages.Downtime downtime) {
-    return order.sent().isBefore(downtime.until()) && order.booked().map(at -> at.isAfter(downtime.from())).orElse(true);
+    return order.sent().isBefore(downtime.until()) && order.booked().map(at -> at.isAfter(downtime.until())).orElse(true);
   }
 }

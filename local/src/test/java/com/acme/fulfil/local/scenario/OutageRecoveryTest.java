@@ -24,7 +24,8 @@ class OutageRecoveryTest {
   void theOrdersThatMetTheOutageAreThoseInTheQueueWhileThePartnerWasDown() {
     Optional<DeploymentReport.Recovery> recovery = OutageRecovery.of(List.of(DOWN_10_TO_20), List.of(
         order(1, 3.0, 1),    // booked before the outage
-        order(8, 22.0, 2),   // in flight when it began
+        order(9, 11.0, 1),   // its booking under way when the partner went down
+        order(8, 22.0, 2),   // its lookup refused
         order(15, 24.0, 3),  // sent during it
         order(21, 23.0, 1)));// sent after it
 
