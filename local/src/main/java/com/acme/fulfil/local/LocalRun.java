@@ -29,8 +29,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 public final class LocalRun {
   /**
    * The run's length, in local time, after the sending: 20 s (10 minutes) for the last orders to be
-   * booked; a partner mode with transient failures needs time for retries, which wait out the fixed
-   * configuration's 60 s visibility timeout. The incident gets at least 30 s (15 minutes) to show itself.
+   * booked; a partner mode with transient failures needs time for retries, which fixed-1800 makes wait
+   * 60 s (1,800 s real) each. The incident gets at least 30 s (15 minutes) to show itself.
    */
   private static final Duration MINIMUM_RUN = Duration.ofSeconds(30);
   private static final Duration HEALTHY_DRAIN = Duration.ofSeconds(20);

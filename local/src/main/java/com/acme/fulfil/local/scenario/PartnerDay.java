@@ -71,7 +71,10 @@ public enum PartnerDay {
     throw new IllegalArgumentException("unknown partner mode '" + value + "': use healthy, degraded, outage, blips or key-rotation");
   }
 
-  /** Transient failures wait out the fixed configuration's visibility timeout before their retry. */
+  /**
+   * Transient failures: orders retry, some after an unknown outcome's late-booking hold (10 s locally),
+   * fixed-1800's after the 60 s it waits on every failure, so the run waits longer for them.
+   */
   public boolean causesRetries() {
     return this != HEALTHY;
   }
