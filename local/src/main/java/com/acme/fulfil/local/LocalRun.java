@@ -118,8 +118,9 @@ public final class LocalRun {
     List<String> lines = new ArrayList<>();
     lines.add("Time scale " + scale + ": every duration divided by " + scale.divisor()
         + " (30 s visibility -> 1 s, 1,800 s -> 60 s, a 280 s partner call -> 9.3 s); real-world equivalents in brackets."
-        + " Real work keeps " + LocalBudget.REAL_WORK.toSeconds() + " s whatever the scale (the lookup timeout, the margin"
-        + " around a partner call, the function's spare time), so this project's function timeout and visibility grow.");
+        + " Real work keeps its seconds whatever the scale (" + LocalBudget.REAL_WORK.toSeconds() + " s for the lookup"
+        + " timeout and the margin around a partner call, " + LocalBudget.COLD_TRY.toSeconds() + " s to spare for a try's"
+        + " claim), so this project's function timeout and visibility grow.");
     lines.add(settings.orders() + " orders over " + Durations.both(settings.sendSpread(), scale) + " ("
         + String.format(java.util.Locale.ROOT, "%,d", settings.offeredOrdersPerHour(scale)) + " real orders an hour), "
         + Math.round(settings.poisonShare() * 100) + "% poison, " + Math.round(settings.rejectedShare() * 100)

@@ -30,10 +30,10 @@ class DeploymentTest {
   void projectConfigurationTakesEveryNumberFromTheTimingBudget() {
     Deployment fixed = Deployment.fulfilOrder(TimingBudget.defaults(), SCALE, 50, PackagedFunction.DEFAULT_ARTIFACT);
 
-    assertThat(fixed.queue().visibilityTimeout()).as("6 x the function timeout with real work's floor").isEqualTo(Duration.ofSeconds(78));
+    assertThat(fixed.queue().visibilityTimeout()).as("6 x the function timeout with real work's floor").isEqualTo(Duration.ofSeconds(90));
     assertThat(fixed.queue().redrive()).contains(new QueueSettings.Redrive(14, Duration.ofDays(14).dividedBy(30)));
     assertThat(fixed.queue().retention()).isEqualTo(Duration.ofDays(4).dividedBy(30));
-    assertThat(fixed.mapping().functionTimeout()).isEqualTo(Duration.ofSeconds(13));
+    assertThat(fixed.mapping().functionTimeout()).isEqualTo(Duration.ofSeconds(15));
     assertThat(fixed.mapping().maxConcurrency()).isEqualTo(50);
     assertThat(fixed.timingEnvironment())
         .containsEntry(FunctionEnvironment.PARTNER_WORST_CASE_MS, "9333")
