@@ -85,7 +85,7 @@ class LambdaRuntimeSmokeTest {
 
       // SnapStart's init, as the stack deploys it: the runtime runs every registered priming hook first.
       try (LocalLambda lambda = new LocalLambda(function, RuntimeHost.snapStart(workDir.resolve("runtime")),
-          () -> System.out, Map.of())) {
+          System.out::println, Map.of())) {
         InvokeResult result = lambda.invoke(new SqsEventJson(queues.source()).toEvent(received));
 
         assertThat(result).as("the runtime's answer").isInstanceOf(InvokeResult.Response.class);

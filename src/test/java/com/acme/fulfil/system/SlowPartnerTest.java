@@ -3,6 +3,7 @@ package com.acme.fulfil.system;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.local.Deployment;
+import com.acme.fulfil.local.LocalBudget;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.local.scenario.OrderStream;
@@ -85,7 +86,7 @@ class SlowPartnerTest {
     int adopted = (int) fixedMessageIds.stream().filter(id -> fixed.invocations().receives(id) > 1).count();
     Figures.print("slow partner, this project's timing (1/30: visibility %d s, function %d s): %d orders, %d bookings,"
             + " 0 booked twice, %d retried past the deadline and adopted, settled in %.1f s (%.0f min real)",
-        fixed.queues().settings().visibilityTimeout().toSeconds(), TimingBudget.defaults().scaledDown(SCALE.divisor())
+        fixed.queues().settings().visibilityTimeout().toSeconds(), LocalBudget.of(TimingBudget.defaults(), SCALE)
             .functionTimeout().toSeconds(), ORDERS, fixed.partner().bookings().size(), adopted,
         fixedSettledAfter.toMillis() / 1000.0, SCALE.toReal(fixedSettledAfter).toSeconds() / 60.0);
   }

@@ -45,11 +45,27 @@ public record Deployment(
 
   /**
    * This project's configuration: everything from the same {@code TimingBudget} the CDK stack
-   * deploys (6 x function timeout visibility, DLQ after maxReceiveCount, retention), scaled.
+   * deploys (6 x function timeout visibility, DLQ after maxReceiveCount, retention), scaled, with the
+   * floor {@link LocalBudget} keeps for real work.
    */
   public static Deployment fulfilOrder(TimingBudget budget, TimeScale scale, int maxConcurrency, Path artifact) {
-    return fulfilOrder("fixed", "orders-to-fulfil", budget.scaledDown(scale.divisor()), maxConcurrency,
+    return fulfilOrder("fixed", "orders-to-fulfil", LocalBudget.of(budget, scale), maxConcurrency,
         scale.pollWait(), artifact);
+  }
+
+  /**
+   * This project's function and queue as they were before a failed try set its message's return: every
+   * failure waits out the whole visibility timeout, and the redrive policy keeps an order for the same
+   * retry horizon (five receives of 1,800 s, as deployed then). The same function, given the retry
+   * schedule whose every wait is the visibility timeout, without jitter: a real setting of its
+   * environment, so the two stand side by side on the same partner trouble.
+   */
+  public static Deployment waitingOutTheVisibilityTimeout(TimingBudget budget, TimeScale scale, int maxConcurrency,
+      Path artifact) {
+    TimingBudget everyWaitWhole = TimingBudget.builder().batchSize(budget.batchSize())
+        .firstBackoff(budget.visibilityTimeout()).jitterPercent(0).build();
+    return fulfilOrder("fixed-1800", "every-failure-waits-orders", "every failure waits 1,800 s",
+        LocalBudget.of(everyWaitWhole, scale), maxConcurrency, scale.pollWait(), artifact);
   }
 
   /**
@@ -58,7 +74,12 @@ public record Deployment(
    */
   public static Deployment fulfilOrder(String name, String queueName, TimingBudget local, int maxConcurrency,
       Duration pollWait, Path artifact) {
-    return new Deployment(name, "this project", queueName,
+    return fulfilOrder(name, queueName, "this project", local, maxConcurrency, pollWait, artifact);
+  }
+
+  private static Deployment fulfilOrder(String name, String queueName, String title, TimingBudget local,
+      int maxConcurrency, Duration pollWait, Path artifact) {
+    return new Deployment(name, title, queueName,
         new QueueSettings(local.visibilityTimeout(), local.sourceRetention(),
             Optional.of(new QueueSettings.Redrive(local.maxReceiveCount(), local.dlqRetention()))),
         EsmSettings.from(local, maxConcurrency, pollWait),

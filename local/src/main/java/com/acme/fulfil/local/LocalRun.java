@@ -29,8 +29,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 public final class LocalRun {
   /**
    * The run's length, in local time, after the sending: 20 s (10 minutes) for the last orders to be
-   * booked; a partner mode with transient failures needs time for retries, which wait out the fixed
-   * configuration's 60 s visibility timeout. The incident gets at least 30 s (15 minutes) to show itself.
+   * booked; a partner mode with transient failures needs time for retries, which fixed-1800 makes wait
+   * 60 s (1,800 s real) each. The incident gets at least 30 s (15 minutes) to show itself.
    */
   private static final Duration MINIMUM_RUN = Duration.ofSeconds(30);
   private static final Duration HEALTHY_DRAIN = Duration.ofSeconds(20);
@@ -86,6 +86,9 @@ public final class LocalRun {
     if (options.configurations().contains("fixed")) {
       deployments.add(Deployment.fulfilOrder(budget, scale, options.concurrency(), options.artifact()));
     }
+    if (options.configurations().contains("fixed-1800")) {
+      deployments.add(Deployment.waitingOutTheVisibilityTimeout(budget, scale, options.concurrency(), options.artifact()));
+    }
     long ordersPerHour = options.ordersPerHour().map(Integer::longValue).orElseGet(() ->
         (long) (budget.capacity(options.concurrency()).typicalOrdersPerHour() * DEFAULT_LOAD) / 10 * 10);
     Duration sendSpread = ScenarioSettings.spreadFor(options.orders(), ordersPerHour, scale);
@@ -114,14 +117,17 @@ public final class LocalRun {
   private static String header(ScenarioSettings settings, TimeScale scale, List<Deployment> deployments, LocalLogging.Files logs) {
     List<String> lines = new ArrayList<>();
     lines.add("Time scale " + scale + ": every duration divided by " + scale.divisor()
-        + " (30 s visibility -> 1 s, 1,800 s -> 60 s, a 280 s partner call -> 9.3 s); real-world equivalents in brackets.");
+        + " (30 s visibility -> 1 s, 1,800 s -> 60 s, a 280 s partner call -> 9.3 s); real-world equivalents in brackets."
+        + " Real work keeps its seconds whatever the scale (" + LocalBudget.REAL_WORK.toSeconds() + " s for the lookup"
+        + " timeout and the margin around a partner call, " + LocalBudget.COLD_TRY.toSeconds() + " s to spare for a try's"
+        + " claim), so this project's function timeout and visibility grow.");
     lines.add(settings.orders() + " orders over " + Durations.both(settings.sendSpread(), scale) + " ("
         + String.format(java.util.Locale.ROOT, "%,d", settings.offeredOrdersPerHour(scale)) + " real orders an hour), "
         + Math.round(settings.poisonShare() * 100) + "% poison, " + Math.round(settings.rejectedShare() * 100)
         + "% rejected by the partner; partner: " + settings.partnerDay().description() + "; seed " + settings.seed()
         + "; deadline " + settings.deadline().toSeconds() + " s.");
     for (Deployment d : deployments) {
-      lines.add(String.format("  %-9s visibility %2d s, function timeout %2d s, batch %2d, concurrency %s, %s",
+      lines.add(String.format("  %-10s visibility %2d s, function timeout %2d s, batch %2d, concurrency %s, %s",
           d.name(), d.queue().visibilityTimeout().toSeconds(), d.mapping().functionTimeout().toSeconds(),
           d.mapping().batchSize(), d.mapping().maxConcurrency() == Deployment.NO_MAXIMUM_CONCURRENCY
               ? "no maximum" : Integer.toString(d.mapping().maxConcurrency()),

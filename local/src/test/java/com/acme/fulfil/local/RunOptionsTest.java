@@ -24,6 +24,16 @@ class RunOptionsTest {
   }
 
   @Test
+  void aPartnerThatGoesDownAddsTheConfigurationThatWaitedOutTheVisibilityTimeout() {
+    assertThat(RunOptions.parse("--partner", "blips").partnerDay()).isEqualTo(PartnerDay.BLIPS);
+    assertThat(RunOptions.parse("--partner", "blips").configurations()).containsExactlyInAnyOrder("incident", "fixed", "fixed-1800");
+    assertThat(RunOptions.parse("--partner", "outage").configurations()).contains("fixed-1800");
+    assertThat(RunOptions.parse("--partner", "degraded").configurations()).doesNotContain("fixed-1800");
+    assertThat(RunOptions.parse("--partner", "outage", "--only", "fixed").configurations()).containsExactly("fixed");
+    assertThat(RunOptions.parse("--only", "fixed-1800").configurations()).containsExactly("fixed-1800");
+  }
+
+  @Test
   void everyOptionOfTheHelpTextIsRead() {
     RunOptions options = RunOptions.parse("--orders", "50", "--poison", "10", "--rejected", "4", "--partner",
         "key-rotation", "--batch-size", "10", "--concurrency", "5", "--rate", "3000", "--seed", "7", "--only", "fixed",
@@ -60,6 +70,6 @@ class RunOptionsTest {
   @Test
   void unknownPartnerModeNamesTheModesThereAre() {
     assertThatThrownBy(() -> RunOptions.parse("--partner", "flaky"))
-        .hasMessageContaining("healthy, degraded, outage or key-rotation");
+        .hasMessageContaining("healthy, degraded, outage, blips or key-rotation");
   }
 }

@@ -3,7 +3,6 @@ package com.acme.fulfil.local.lambda;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,7 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
+import java.util.function.Consumer;
 
 /**
  * One Lambda execution environment: a JVM started the way Lambda's Java runtime starts it (the runtime
@@ -48,7 +47,7 @@ final class ExecutionEnvironment implements AutoCloseable {
   private final long startedNanos = System.nanoTime();
   private volatile boolean dead;
 
-  private ExecutionEnvironment(FunctionConfiguration function, RuntimeHost host, Supplier<PrintStream> output,
+  private ExecutionEnvironment(FunctionConfiguration function, RuntimeHost host, Consumer<String> output,
       Map<String, String> extraEnvironment) {
     this.function = function;
     List<String> command = new ArrayList<>(host.jvmCommand(function));
@@ -80,7 +79,7 @@ final class ExecutionEnvironment implements AutoCloseable {
    *
    * @throws InitFailedException with the error Lambda would report when init fails or outlasts its limit
    */
-  static ExecutionEnvironment start(FunctionConfiguration function, RuntimeHost host, Supplier<PrintStream> output,
+  static ExecutionEnvironment start(FunctionConfiguration function, RuntimeHost host, Consumer<String> output,
       Map<String, String> extraEnvironment) {
     STARTS.acquireUninterruptibly();
     ExecutionEnvironment environment;
@@ -201,10 +200,10 @@ final class ExecutionEnvironment implements AutoCloseable {
     return env;
   }
 
-  private void copyLines(Supplier<PrintStream> output) {
+  private void copyLines(Consumer<String> output) {
     try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = lines.readLine()) != null; ) {
-        output.get().println(line);
+        output.accept(line);
       }
     } catch (IOException e) {
       // The process is gone; so is its output.

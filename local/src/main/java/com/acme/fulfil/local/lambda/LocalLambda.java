@@ -1,13 +1,12 @@
 package com.acme.fulfil.local.lambda;
 
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
+import java.util.function.Consumer;
 
 /**
  * A function's execution environments, managed as Lambda manages them: an invocation takes an idle
@@ -18,7 +17,7 @@ import java.util.function.Supplier;
 public final class LocalLambda implements LambdaFunction {
   private final FunctionConfiguration function;
   private final RuntimeHost host;
-  private final Supplier<PrintStream> output;
+  private final Consumer<String> output;
   private final Map<String, String> extraEnvironment;
   private final ConcurrentLinkedDeque<ExecutionEnvironment> idle = new ConcurrentLinkedDeque<>();
   private final List<ExecutionEnvironment> all = new ArrayList<>();
@@ -30,7 +29,7 @@ public final class LocalLambda implements LambdaFunction {
    * @param extraEnvironment variables the host adds to every environment beyond the function's (none in AWS;
    *     locally, say, a JVM option for a measurement)
    */
-  public LocalLambda(FunctionConfiguration function, RuntimeHost host, Supplier<PrintStream> output,
+  public LocalLambda(FunctionConfiguration function, RuntimeHost host, Consumer<String> output,
       Map<String, String> extraEnvironment) {
     this.function = function;
     this.host = host;

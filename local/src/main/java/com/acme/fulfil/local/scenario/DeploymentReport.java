@@ -21,6 +21,9 @@ import java.util.Optional;
  * @param offeredOrdersPerHour real-world orders an hour the checkout service sent
  * @param backlog the stack's backlog alarm played on the run, for a configuration that has it
  * @param partnerCalls the requests the partner received: what each order costs it
+ * @param transientFailures failed tries by cause, from the function's log lines: this project's function's
+ *     only, the incident's logs no causes
+ * @param recovery how the orders that met the partner's outages came through, on a day with outages
  */
 public record DeploymentReport(
     String configuration,
@@ -49,10 +52,13 @@ public record DeploymentReport(
     long capacityOrdersPerHour,
     long offeredOrdersPerHour,
     Optional<Backlog> backlog,
-    PartnerCalls partnerCalls) {
+    PartnerCalls partnerCalls,
+    Optional<Map<FailureCause, Integer>> transientFailures,
+    Optional<Recovery> recovery) {
 
   public DeploymentReport {
     dlqReasons = Collections.unmodifiableMap(new LinkedHashMap<>(dlqReasons));
+    transientFailures = transientFailures.map(byCause -> Collections.unmodifiableMap(new LinkedHashMap<>(byCause)));
   }
 
   /** p50, p95 and the maximum of a set of durations. */
@@ -63,6 +69,15 @@ public record DeploymentReport(
 
   /** Booking requests and lookups the partner received. */
   public record PartnerCalls(int bookings, int lookups) {}
+
+  /**
+   * The orders that met the partner's outages ({@link OutageRecovery}).
+   *
+   * @param unbooked of them, not booked when the run ended
+   * @param backlogBookedAfter from the partner's recovery to the last of them booked, when all were
+   */
+  public record Recovery(int orders, int unbooked, Optional<Duration> backlogBookedAfter, Optional<Spread> sendToBooking,
+      Receives receives) {}
 
   /** Receives per message for a group of messages: the mean and the most. */
   public record Receives(double mean, int max) {}

@@ -41,6 +41,8 @@ final class DeploymentRun implements AutoCloseable {
   private final Map<String, Instant> sentAt = new ConcurrentHashMap<>();
   /** The stack's backlog alarm, for this project's configuration: the incident had none. */
   private final Optional<BacklogAlarm> backlogAlarm;
+  private final TransientFailures transientFailures = new TransientFailures();
+  private final PartnerOutages outages = new PartnerOutages();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Instant started;
 
@@ -53,7 +55,7 @@ final class DeploymentRun implements AutoCloseable {
         .timeScaleDivisor(scale.divisor())
         .seed(seed)
         .start();
-    this.standing = new LocalDeployment(deployment, aws, stack, sqs, partner, observations, Map.of());
+    this.standing = new LocalDeployment(deployment, aws, stack, sqs, partner, observations, Map.of(), transientFailures);
     this.dlqWatcher = standing.queues().deadLetter().map(dlq -> new DlqWatcher(sqs, dlq));
     this.backlogAlarm = deployment.hasDeadLetterQueue()
         ? Optional.of(new BacklogAlarm(deployment.capacity().backlogAlarmThreshold(), scale.toLocal(ALARM_PERIOD)))
@@ -119,7 +121,7 @@ final class DeploymentRun implements AutoCloseable {
     switch (day) {
       case HEALTHY -> { }
       case DEGRADED -> partner.degraded(PartnerDay.DEGRADED_UNAVAILABLE_SHARE, PartnerDay.WINDOW);
-      case OUTAGE -> partner.outage(PartnerDay.WINDOW);
+      case OUTAGE, BLIPS -> outages.start(partner, day.outages());
       case KEY_ROTATION -> {
         stack.putPartnerKey(standing.secretId(), ROTATED_KEY);
         partner.rotateKey(ROTATED_KEY);
@@ -174,6 +176,7 @@ final class DeploymentRun implements AutoCloseable {
     List<Duration> toDlq = new ArrayList<>();
     List<Integer> goodReceives = new ArrayList<>();
     List<Integer> badReceives = new ArrayList<>();
+    List<OutageRecovery.OrderCourse> goodCourses = new ArrayList<>();
     Map<String, Instant> firstBooking = firstBookings();
     for (Map.Entry<String, ScenarioOrder> entry : orderByMessage.entrySet()) {
       String messageId = entry.getKey();
@@ -194,6 +197,10 @@ final class DeploymentRun implements AutoCloseable {
         toDlq.add(Duration.between(sent, inDlq.get(messageId)));
       }
       (order.kind().neverBookable() ? badReceives : goodReceives).add(observations.receives(messageId));
+      if (!order.kind().neverBookable()) {
+        goodCourses.add(new OutageRecovery.OrderCourse(sent, Optional.ofNullable(firstBooking.get(order.orderId())),
+            observations.receives(messageId)));
+      }
     }
     return new DeploymentReport(
         standing.deployment().name(),
@@ -222,7 +229,10 @@ final class DeploymentRun implements AutoCloseable {
         standing.deployment().capacity().typicalOrdersPerHour(),
         offeredOrdersPerHour,
         backlogAlarm.map(alarm -> new DeploymentReport.Backlog(alarm.threshold(), alarm.mostWaiting(), alarm.firedAt())),
-        new DeploymentReport.PartnerCalls(partner.postCount(), partner.lookupCount()));
+        new DeploymentReport.PartnerCalls(partner.postCount(), partner.lookupCount()),
+        standing.deployment().function() instanceof Deployment.FunctionCode.Packaged
+            ? Optional.of(transientFailures.byCause()) : Optional.empty(),
+        OutageRecovery.of(outages.downtimes(), goodCourses));
   }
 
   private Map<String, Instant> dlqArrivals() {
@@ -238,13 +248,13 @@ final class DeploymentRun implements AutoCloseable {
         .collect(Collectors.toMap(Booking::orderId, Booking::bookedAt, (a, b) -> a.isBefore(b) ? a : b));
   }
 
-  private static DeploymentReport.Receives receives(List<Integer> counts) {
+  static DeploymentReport.Receives receives(List<Integer> counts) {
     return new DeploymentReport.Receives(
         counts.stream().mapToInt(Integer::intValue).average().orElse(0),
         counts.stream().mapToInt(Integer::intValue).max().orElse(0));
   }
 
-  private static Optional<DeploymentReport.Spread> spread(List<Duration> durations) {
+  static Optional<DeploymentReport.Spread> spread(List<Duration> durations) {
     if (durations.isEmpty()) {
       return Optional.empty();
     }

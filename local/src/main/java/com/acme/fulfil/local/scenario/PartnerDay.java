@@ -1,7 +1,9 @@
 package com.acme.fulfil.local.scenario;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 
 /**
  * The partner's day during a run. Every day has the incident's latency shape (a sharp peak around
@@ -16,9 +18,15 @@ public enum PartnerDay {
   /** For a window, every request answers 503 at once. */
   OUTAGE("outage window: every request answers 503"),
   /** The partner cuts over to a new API key; the secret is updated just before, as the runbook says. */
-  KEY_ROTATION("API key rotation");
+  KEY_ROTATION("API key rotation"),
+  /** Three minute-long windows, four minutes apart, in which every request answers 503 at once. */
+  BLIPS("blips: three 1-minute windows, 4 minutes apart, every request answers 503");
 
   static final Duration WINDOW = Duration.ofSeconds(10);
+  /** A blip: a minute of the real world. */
+  static final Duration BLIP = Duration.ofSeconds(2);
+  static final Duration BETWEEN_BLIPS = Duration.ofSeconds(8);
+  static final int BLIP_COUNT = 3;
   static final double DEGRADED_UNAVAILABLE_SHARE = 0.3;
 
   private final String description;
@@ -36,16 +44,37 @@ public enum PartnerDay {
     return name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
+  /** When the partner is down, counted from the event: every request answers 503 at once. */
+  public List<Outage> outages() {
+    return switch (this) {
+      case OUTAGE -> List.of(new Outage(Duration.ZERO, WINDOW));
+      case BLIPS -> IntStream.range(0, BLIP_COUNT)
+          .mapToObj(i -> new Outage(BETWEEN_BLIPS.multipliedBy(i), BLIP)).toList();
+      case HEALTHY, DEGRADED, KEY_ROTATION -> List.of();
+    };
+  }
+
+  /** The partner goes down, so the run reports how the orders that met it recovered. */
+  public boolean hasOutages() {
+    return !outages().isEmpty();
+  }
+
+  /** @param after from the day's event */
+  public record Outage(Duration after, Duration length) {}
+
   public static PartnerDay fromOption(String value) {
     for (PartnerDay day : values()) {
       if (day.option().equals(value)) {
         return day;
       }
     }
-    throw new IllegalArgumentException("unknown partner mode '" + value + "': use healthy, degraded, outage or key-rotation");
+    throw new IllegalArgumentException("unknown partner mode '" + value + "': use healthy, degraded, outage, blips or key-rotation");
   }
 
-  /** Transient failures wait out the fixed configuration's visibility timeout before their retry. */
+  /**
+   * Transient failures: orders retry, some after an unknown outcome's late-booking hold (10 s locally),
+   * fixed-1800's after the 60 s it waits on every failure, so the run waits longer for them.
+   */
   public boolean causesRetries() {
     return this != HEALTHY;
   }

@@ -16,7 +16,9 @@ import java.util.List;
  * report's names in snake_case ({@code orders}, {@code booked_once}, {@code booked_twice_or_more},
  * {@code dlq}, {@code queued}, {@code lost}); durations are local seconds, with {@code _real_seconds}
  * twins at full scale. {@code dlq} is null for a configuration without a DLQ. {@code
- * capacity_orders_per_hour} and {@code offered_orders_per_hour} are real-world rates.
+ * capacity_orders_per_hour} and {@code offered_orders_per_hour} are real-world rates. {@code
+ * transient_failures} counts failed tries by cause (absent for the incident's function, which logs no
+ * cause); {@code outage_recovery}, on a day the partner goes down, describes the orders that met it.
  */
 public final class ReportJson {
   private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -76,6 +78,19 @@ public final class ReportJson {
     o.put("failed_invocations", r.failedInvocations());
     r.sendToBooking().ifPresent(s -> spread(o, "send_to_booking", s));
     r.neverBookableToDlq().ifPresent(s -> spread(o, "never_bookable_to_dlq", s));
+    r.transientFailures().ifPresent(byCause -> {
+      ObjectNode causes = o.putObject("transient_failures");
+      byCause.forEach((cause, n) -> causes.put(cause.key(), n));
+    });
+    r.recovery().ifPresent(m -> {
+      ObjectNode met = o.putObject("outage_recovery");
+      met.put("orders", m.orders());
+      met.put("unbooked", m.unbooked());
+      m.backlogBookedAfter().ifPresent(d -> seconds(met, "backlog_booked_after", d));
+      m.sendToBooking().ifPresent(s -> spread(met, "send_to_booking", s));
+      met.put("receives_per_order_mean", m.receives().mean());
+      met.put("receives_per_order_max", m.receives().max());
+    });
     r.backlog().ifPresent(b -> {
       o.put("backlog_alarm_threshold", b.threshold());
       o.put("most_waiting", b.mostWaiting());

@@ -15,9 +15,11 @@ public final class ReportText {
   private static final int COLUMN = 34;
 
   private final TimeScale scale;
+  private final RetryRows retryRows;
 
   public ReportText(TimeScale scale) {
     this.scale = scale;
+    this.retryRows = new RetryRows(scale);
   }
 
   public String format(List<DeploymentReport> reports) {
@@ -44,9 +46,11 @@ public final class ReportText {
     lines.add(row("receives per never-bookable message", reports, r -> r.poisonOrders() == 0 ? "-" : receives(r.neverBookableReceives())));
     lines.add(row("deletes refused: redelivered meanwhile", reports, r -> Integer.toString(r.staleDeletes())));
     lines.add(row("invocations timed out / failed", reports, r -> r.timedOutInvocations() + " / " + r.failedInvocations()));
+    lines.addAll(retryRows.transientFailures(reports));
     lines.add(row("send to booking p50", reports, r -> r.sendToBooking().map(s -> Durations.both(s.p50(), scale)).orElse("-")));
     lines.add(row("send to booking p95", reports, r -> r.sendToBooking().map(s -> Durations.both(s.p95(), scale)).orElse("-")));
     lines.add(row("send to booking max", reports, r -> r.sendToBooking().map(s -> Durations.both(s.max(), scale)).orElse("-")));
+    lines.addAll(retryRows.recovery(reports));
     lines.add(row("never-bookable to DLQ p50 / max", reports, r -> r.dlq().isEmpty() ? "never (no DLQ)"
         : r.neverBookableToDlq().map(s -> Durations.local(s.p50()) + " / " + Durations.both(s.max(), scale)).orElse("-")));
     lines.add(row("most waiting / backlog alarm", reports, r -> r.backlog().map(b -> b.mostWaiting() + " / "
@@ -73,11 +77,11 @@ public final class ReportText {
     return r.configuration() + ": " + String.join("; ", findings) + ".";
   }
 
-  private static String receives(DeploymentReport.Receives receives) {
+  static String receives(DeploymentReport.Receives receives) {
     return String.format(Locale.ROOT, "mean %.1f, max %d", receives.mean(), receives.max());
   }
 
-  private static String row(String label, List<DeploymentReport> reports, Function<DeploymentReport, String> cell) {
+  static String row(String label, List<DeploymentReport> reports, Function<DeploymentReport, String> cell) {
     StringBuilder line = new StringBuilder(pad(label, LABEL));
     reports.forEach(r -> line.append(pad(Optional.ofNullable(cell.apply(r)).orElse(""), COLUMN)));
     return line.toString().stripTrailing();

@@ -48,7 +48,7 @@ class LocalLambdaTest {
   private LocalLambda function(Duration timeout, Map<String, String> environment, RuntimeHost host) {
     FunctionConfiguration configuration = new FunctionConfiguration(taskRoot(), HANDLER, "fixture", "eu-west-2", 256,
         timeout, environment);
-    lambda = new LocalLambda(configuration, host, () -> System.out, Map.of());
+    lambda = new LocalLambda(configuration, host, System.out::println, Map.of());
     return lambda;
   }
 
