@@ -16,12 +16,14 @@ import com.acme.fulfil.local.runtime.PackagedFunction;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.timing.FunctionEnvironment;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -52,6 +54,13 @@ public final class LocalDeployment implements AutoCloseable {
    */
   public LocalDeployment(Deployment deployment, AwsConnection aws, OrdersStack stack, SqsClient mappingSqs,
       SimulatedPartner partner, MappingListener listener, Map<String, String> environmentOverrides) {
+    this(deployment, aws, stack, mappingSqs, partner, listener, environmentOverrides, line -> { });
+  }
+
+  /** @param functionOutput reads the packaged function's output, line by line, as it goes to standard output */
+  LocalDeployment(Deployment deployment, AwsConnection aws, OrdersStack stack, SqsClient mappingSqs,
+      SimulatedPartner partner, MappingListener listener, Map<String, String> environmentOverrides,
+      Consumer<String> functionOutput) {
     this.deployment = deployment;
     this.secretId = deployment.name() + "/partner-api-key";
     this.table = deployment.name() + "-fulfil-order-idempotency";
@@ -70,7 +79,7 @@ public final class LocalDeployment implements AutoCloseable {
         environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, secretId);
         queues.deadLetter().ifPresent(dlq -> environment.put(FunctionEnvironment.DEAD_LETTER_QUEUE_URL, dlq.url()));
         environment.putAll(environmentOverrides);
-        yield packaged(packaged.artifact(), identity, environment);
+        yield packaged(packaged.artifact(), identity, environment, ReadOutput.to(functionOutput));
       }
     };
     this.mapping = new SqsEventSourceMapping(mappingSqs, queues.source(), deployment.mapping(), identity.name(), function,
@@ -86,14 +95,15 @@ public final class LocalDeployment implements AutoCloseable {
    * SnapStart restore, and at 1/30 scale the seconds it takes would be minutes of AWS time that orders
    * spend waiting for it, which AWS does not make them spend.
    */
-  private LocalLambda packaged(Path artifact, FunctionIdentity identity, Map<String, String> environment) {
+  private LocalLambda packaged(Path artifact, FunctionIdentity identity, Map<String, String> environment,
+      PrintStream output) {
     try {
       Path workDir = Files.createTempDirectory("fulfil-order-" + deployment.name() + "-");
       Path taskRoot = PackagedFunction.unpack(artifact, workDir.resolve("task"));
       FunctionConfiguration configuration = new FunctionConfiguration(taskRoot, PackagedFunction.HANDLER,
           identity.name(), identity.region(), MEMORY_MB, deployment.mapping().functionTimeout(), environment);
       LocalLambda function = new LocalLambda(configuration, RuntimeHost.snapStart(workDir.resolve("runtime")),
-          () -> System.out, Map.of());
+          () -> output, Map.of());
       function.provision(deployment.mapping().maxConcurrency());
       return function;
     } catch (IOException e) {

@@ -1,6 +1,7 @@
 package com.acme.fulfil.local.scenario;
 
 import com.acme.fulfil.local.TimeScale;
+import com.acme.fulfil.local.alarm.AlarmOutcome;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -16,7 +17,8 @@ import java.util.List;
  * report's names in snake_case ({@code orders}, {@code booked_once}, {@code booked_twice_or_more},
  * {@code dlq}, {@code queued}, {@code lost}); durations are local seconds, with {@code _real_seconds}
  * twins at full scale. {@code dlq} is null for a configuration without a DLQ. {@code
- * capacity_orders_per_hour} and {@code offered_orders_per_hour} are real-world rates.
+ * capacity_orders_per_hour} and {@code offered_orders_per_hour} are real-world rates. {@code alarms}
+ * holds each of the stack's alarms as played on the run, with the local and real times it fired at.
  */
 public final class ReportJson {
   private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -76,18 +78,32 @@ public final class ReportJson {
     o.put("failed_invocations", r.failedInvocations());
     r.sendToBooking().ifPresent(s -> spread(o, "send_to_booking", s));
     r.neverBookableToDlq().ifPresent(s -> spread(o, "never_bookable_to_dlq", s));
-    r.backlog().ifPresent(b -> {
-      o.put("backlog_alarm_threshold", b.threshold());
-      o.put("most_waiting", b.mostWaiting());
-      o.put("backlog_alarm_fired", b.firedAt().isPresent());
-      b.firedAt().ifPresent(at -> seconds(o, "backlog_alarm_fired_after", at));
-    });
+    o.put("most_waiting", r.mostWaiting());
+    ArrayNode alarms = o.putArray("alarms");
+    r.alarms().forEach(alarm -> alarms.add(toJson(alarm)));
     o.put("settled", r.settledAfter().isPresent());
     r.settledAfter().ifPresent(d -> seconds(o, "settled_after", d));
     seconds(o, "ran", r.ran());
     o.put("time_scale_divisor", scale.divisor());
     o.put("partner_mode", settings.partnerDay().option());
     o.put("seed", settings.seed());
+    return o;
+  }
+
+  /** One alarm: {@code applies} false (and {@code why_not}) where the configuration cannot have it. */
+  private ObjectNode toJson(AlarmOutcome alarm) {
+    ObjectNode o = json.createObjectNode();
+    o.put("name", alarm.name());
+    o.put("threshold", alarm.threshold());
+    o.put("applies", alarm.notApplicable().isEmpty());
+    alarm.notApplicable().ifPresent(why -> o.put("why_not", why));
+    o.put("fired", alarm.fired());
+    ArrayNode firings = o.putArray("firings");
+    alarm.firings().forEach(firing -> {
+      ObjectNode f = firings.addObject();
+      seconds(f, "fired_after", firing.firedAt());
+      firing.clearedAt().ifPresent(at -> seconds(f, "cleared_after", at));
+    });
     return o;
   }
 

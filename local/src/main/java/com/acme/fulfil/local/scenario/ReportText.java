@@ -49,9 +49,13 @@ public final class ReportText {
     lines.add(row("send to booking max", reports, r -> r.sendToBooking().map(s -> Durations.both(s.max(), scale)).orElse("-")));
     lines.add(row("never-bookable to DLQ p50 / max", reports, r -> r.dlq().isEmpty() ? "never (no DLQ)"
         : r.neverBookableToDlq().map(s -> Durations.local(s.p50()) + " / " + Durations.both(s.max(), scale)).orElse("-")));
-    lines.add(row("most waiting / backlog alarm", reports, r -> r.backlog().map(b -> b.mostWaiting() + " / "
-        + b.firedAt().map(at -> "fired at " + Durations.both(at, scale)).orElse("quiet (fires above " + b.threshold() + ")"))
-        .orElse("- (no alarms)")));
+    lines.add(row("most waiting (visible)", reports, r -> Integer.toString(r.mostWaiting())));
+    lines.add(row("alarms: fired at, OK at", reports, r -> ""));
+    AlarmText alarmText = new AlarmText(scale);
+    for (int i = 0; i < reports.getFirst().alarms().size(); i++) {
+      int alarm = i;
+      lines.add(row("  " + reports.getFirst().alarms().get(alarm).name(), reports, r -> alarmText.cell(r.alarms().get(alarm))));
+    }
     lines.add(row("finished", reports, r -> r.settledAfter().map(d -> "all settled at " + Durations.both(d, scale))
         .orElse("deadline, " + r.queued() + " unsettled")));
     lines.add("");
@@ -70,6 +74,7 @@ public final class ReportText {
           : r.poisonOrders() + " never-bookable messages recycling (received " + receives(r.neverBookableReceives()) + ")");
     }
     findings.add(r.lost() == 0 ? "nothing lost" : r.lost() + " LOST");
+    findings.add(AlarmText.paged(r.alarms()));
     return r.configuration() + ": " + String.join("; ", findings) + ".";
   }
 
