@@ -54,8 +54,10 @@ class IncidentReplayTest {
     assertThat(incident.neverBookableReceives().max()).as("poison recycles past where a DLQ would take it").isGreaterThan(5);
     assertThat(incident.queued()).isGreaterThanOrEqualTo(3);
     assertThat(incident.lost()).isZero();
-    assertThat(incident.alarms()).as("booked twice without a single alarm").noneMatch(AlarmOutcome::fired);
-    assertThat(alarm(incident, AlarmNames.DLQ_NEW_MESSAGES).notApplicable()).contains("no DLQ");
+    // Its function throws on the poison it is handed again and again; the double bookings page no one.
+    assertThat(incident.alarms()).filteredOn(AlarmOutcome::fired).extracting(AlarmOutcome::name)
+        .containsExactly(AlarmNames.FUNCTION_ERRORS);
+    assertThat(incident.alarm(AlarmNames.DLQ_NEW_MESSAGES).notApplicable()).contains("no DLQ");
 
     DeploymentReport fixed = reports.get(1);
     assertThat(fixed.bookedTwiceOrMore()).isZero();
@@ -64,7 +66,7 @@ class IncidentReplayTest {
     // A good order is booked once, or (if a busy machine left it no time to book) still queued for its retry.
     assertThat(fixed.bookedOnce() + fixed.queued()).isEqualTo(27);
     assertThat(fixed.lost()).isZero();
-    assertThat(alarm(fixed, AlarmNames.DLQ_NEW_MESSAGES).firings()).as("the poison's arrival pages").isNotEmpty();
+    assertThat(fixed.alarm(AlarmNames.DLQ_NEW_MESSAGES).firings()).as("the poison's arrival pages").isNotEmpty();
 
     Path json = directory.resolve("report.json");
     new ReportJson(SCALE, settings).write(reports, json);
@@ -87,9 +89,5 @@ class IncidentReplayTest {
         .filter(alarm -> alarm.get("name").asText().equals(AlarmNames.BACKLOG)).findFirst().orElseThrow();
     assertThat(backlog.get("threshold").asLong()).isEqualTo(188);
     assertThat(written.get(0).get("alarms")).hasSize(AlarmNames.ALL.size());
-  }
-
-  private static AlarmOutcome alarm(DeploymentReport report, String name) {
-    return report.alarms().stream().filter(alarm -> alarm.name().equals(name)).findFirst().orElseThrow();
   }
 }

@@ -1,5 +1,6 @@
 package com.acme.fulfil.local.alarm;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,9 +12,9 @@ import java.util.function.Consumer;
  * the metrics, with each value at the top level). Fed one output line at a time.
  */
 public final class FunctionMetricCounts implements Consumer<String> {
-  static final String TRANSIENT_FAILURE = "TransientFailure";
-  static final String ORDER_BOOKED = "OrderBooked";
-  static final String BOOKING_ADOPTED = "BookingAdopted";
+  private static final String TRANSIENT_FAILURE = "TransientFailure";
+  private static final String ORDER_BOOKED = "OrderBooked";
+  private static final String BOOKING_ADOPTED = "BookingAdopted";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -35,7 +36,7 @@ public final class FunctionMetricCounts implements Consumer<String> {
     JsonNode metrics;
     try {
       metrics = JSON.readTree(line);
-    } catch (java.io.IOException e) {
+    } catch (JsonProcessingException e) {
       return; // a log line that quotes "_aws" is not a metric
     }
     add(metrics, TRANSIENT_FAILURE, transientFailures);

@@ -60,6 +60,11 @@ public record DeploymentReport(
     alarms = List.copyOf(alarms);
   }
 
+  public AlarmOutcome alarm(String name) {
+    return alarms.stream().filter(alarm -> alarm.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no alarm " + name));
+  }
+
   /** p50, p95 and the maximum of a set of durations. */
   public record Spread(Duration p50, Duration p95, Duration max) {}
 

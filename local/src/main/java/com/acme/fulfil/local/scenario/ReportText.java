@@ -1,6 +1,7 @@
 package com.acme.fulfil.local.scenario;
 
 import com.acme.fulfil.local.TimeScale;
+import com.acme.fulfil.timing.AlarmNames;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -52,9 +53,8 @@ public final class ReportText {
     lines.add(row("most waiting (visible)", reports, r -> Integer.toString(r.mostWaiting())));
     lines.add(row("alarms: fired at, OK at", reports, r -> ""));
     AlarmText alarmText = new AlarmText(scale);
-    for (int i = 0; i < reports.getFirst().alarms().size(); i++) {
-      int alarm = i;
-      lines.add(row("  " + reports.getFirst().alarms().get(alarm).name(), reports, r -> alarmText.cell(r.alarms().get(alarm))));
+    for (String alarm : AlarmNames.ALL) {
+      lines.add(row("  " + alarm, reports, r -> alarmText.cell(r.alarm(alarm))));
     }
     lines.add(row("finished", reports, r -> r.settledAfter().map(d -> "all settled at " + Durations.both(d, scale))
         .orElse("deadline, " + r.queued() + " unsettled")));
