@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.EmbeddedAws;
+import com.acme.fulfil.local.alarm.AlarmOutcome;
 import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.scenario.DeploymentReport;
 import com.acme.fulfil.local.scenario.PartnerDay;
@@ -12,6 +13,7 @@ import com.acme.fulfil.local.scenario.ReportJson;
 import com.acme.fulfil.local.scenario.Scenario;
 import com.acme.fulfil.local.scenario.ScenarioSettings;
 import com.acme.fulfil.system.harness.PackagedArtifact;
+import com.acme.fulfil.timing.AlarmNames;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -41,7 +43,7 @@ class IncidentReplayTest {
     List<DeploymentReport> reports;
     try (EmbeddedAws aws = EmbeddedAws.start(); SqsClient sqs = aws.connection().sqsClient()) {
       OrdersStack stack = new OrdersStack(sqs, aws.connection().dynamoDbClient(), aws.connection().secretsManagerClient());
-      reports = new Scenario(aws.connection(), stack, sqs, SCALE, settings).run(List.of(
+      reports = new Scenario(aws.connection(), stack, sqs, SCALE, settings, TimingBudget.defaults()).run(List.of(
           Deployment.incident(SCALE),
           Deployment.fulfilOrder(TimingBudget.defaults(), SCALE, 10, PackagedArtifact.path())), line -> { });
     }
@@ -52,6 +54,10 @@ class IncidentReplayTest {
     assertThat(incident.neverBookableReceives().max()).as("poison recycles past where a DLQ would take it").isGreaterThan(5);
     assertThat(incident.queued()).isGreaterThanOrEqualTo(3);
     assertThat(incident.lost()).isZero();
+    // Its function throws on the poison it is handed again and again; the double bookings page no one.
+    assertThat(incident.alarms()).filteredOn(AlarmOutcome::fired).extracting(AlarmOutcome::name)
+        .containsExactly(AlarmNames.FUNCTION_ERRORS);
+    assertThat(incident.alarm(AlarmNames.DLQ_NEW_MESSAGES).notApplicable()).contains("no DLQ");
 
     DeploymentReport fixed = reports.get(1);
     assertThat(fixed.bookedTwiceOrMore()).isZero();
@@ -60,6 +66,7 @@ class IncidentReplayTest {
     // A good order is booked once, or (if a busy machine left it no time to book) still queued for its retry.
     assertThat(fixed.bookedOnce() + fixed.queued()).isEqualTo(27);
     assertThat(fixed.lost()).isZero();
+    assertThat(fixed.alarm(AlarmNames.DLQ_NEW_MESSAGES).firings()).as("the poison's arrival pages").isNotEmpty();
 
     Path json = directory.resolve("report.json");
     new ReportJson(SCALE, settings).write(reports, json);
@@ -78,6 +85,9 @@ class IncidentReplayTest {
     // The seeds' mapping had no maximum concurrency; this project's books 10 x 3600 / 48 s an hour.
     assertThat(written.get(0).get("max_concurrency").asInt()).isEqualTo(Deployment.NO_MAXIMUM_CONCURRENCY);
     assertThat(written.get(1).get("capacity_orders_per_hour").asLong()).isEqualTo(750);
-    assertThat(written.get(1).get("backlog_alarm_threshold").asLong()).isEqualTo(188);
+    JsonNode backlog = written.get(1).get("alarms").findParents("name").stream()
+        .filter(alarm -> alarm.get("name").asText().equals(AlarmNames.BACKLOG)).findFirst().orElseThrow();
+    assertThat(backlog.get("threshold").asLong()).isEqualTo(188);
+    assertThat(written.get(0).get("alarms")).hasSize(AlarmNames.ALL.size());
   }
 }

@@ -1,6 +1,8 @@
 package com.acme.fulfil.infra;
 
 import com.acme.fulfil.timing.AlarmNames;
+import com.acme.fulfil.timing.AlarmRule;
+import com.acme.fulfil.timing.AlarmRules;
 import com.acme.fulfil.timing.AlarmThresholds;
 import com.acme.fulfil.timing.Capacity;
 import com.acme.fulfil.timing.TimingBudget;
@@ -10,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
@@ -37,14 +41,10 @@ import software.constructs.Construct;
 public final class FulfilOrderAlarms extends Construct {
   private static final String TOPIC_NAME = "fulfil-order-alarms";
 
-  /** The period the timing rules assume (the messages-sitting alarm's lead after the retry horizon). */
-  private static final Duration PERIOD = Duration.seconds(TimingBudget.ALARM_PERIOD.toSeconds());
-  /** The partner-failing alarm's period: a page within minutes needs minutes, not five-minute periods. */
-  private static final Duration MINUTE = Duration.minutes(1);
-
   private final Topic topic;
   private final SnsAction toOnCall;
-  private final Map<String, Double> thresholds;
+  /** What each alarm watches and when it fires, by name: timing's, which the local run plays too. */
+  private final Map<String, AlarmRule> rules;
 
   public FulfilOrderAlarms(Construct scope, String id, TimingBudget budget, Capacity capacity, OrderQueues queues,
       IFunction function, String mappingId, Optional<String> alarmEmail) {
@@ -65,7 +65,7 @@ public final class FulfilOrderAlarms extends Construct {
             "No alarmEmail in context: the alarms notify " + TOPIC_NAME + " and nobody is subscribed to it."
                 + " Deploy with -c alarmEmail=<on-call address> or subscribe to the topic yourself."));
     toOnCall = new SnsAction(topic);
-    thresholds = AlarmThresholds.of(budget, capacity);
+    rules = AlarmRules.of(budget, capacity).stream().collect(Collectors.toMap(AlarmRule::name, Function.identity()));
 
     // Arrivals in each period, not the DLQ's depth: a depth alarm stays in ALARM while one message waits,
     // and later ones page no one. NumberOfMessagesSent counts only messages sent to the DLQ directly (the
@@ -74,11 +74,11 @@ public final class FulfilOrderAlarms extends Construct {
     Queue dlq = queues.deadLetters();
     raise(AlarmNames.DLQ_NEW_MESSAGES, MathExpression.Builder.create()
             .expression("FILL(sent, 0) + IF(DIFF(FILL(visible, 0)) > 0, DIFF(FILL(visible, 0)), 0)")
-            .usingMetrics(Map.of("sent", dlq.metricNumberOfMessagesSent(sum()),
-                "visible", dlq.metricApproximateNumberOfMessagesVisible(maximum())))
+            .usingMetrics(Map.of("sent", dlq.metricNumberOfMessagesSent(options(AlarmNames.DLQ_NEW_MESSAGES, Stats.SUM)),
+                "visible", dlq.metricApproximateNumberOfMessagesVisible(options(AlarmNames.DLQ_NEW_MESSAGES, Stats.MAXIMUM))))
             .label("messages new in " + OrderQueues.DLQ_NAME)
-            .period(PERIOD)
-            .build(), Evaluation.ONE_PERIOD,
+            .period(period(AlarmNames.DLQ_NEW_MESSAGES))
+            .build(),
         "New messages arrived in " + OrderQueues.DLQ_NAME + " in the last five minutes: orders that can never succeed"
             + " (sent by the function on their first receive) or whose receives ran out. Each arrival pages again;"
             + " OK means none arrived since, not that the DLQ is empty. Run ./fulfil-ops dlq: runbook section 2.");
@@ -86,12 +86,12 @@ public final class FulfilOrderAlarms extends Construct {
     // every message is either booked or moved to the DLQ, so one still waiting in the source queue after
     // that means consumption has stalled.
     raise(AlarmNames.OLDEST_MESSAGE_TOO_OLD,
-        queues.source().metricApproximateAgeOfOldestMessage(maximum()), Evaluation.ONE_PERIOD,
+        queues.source().metricApproximateAgeOfOldestMessage(options(AlarmNames.OLDEST_MESSAGE_TOO_OLD)),
         "A message has waited in " + OrderQueues.SOURCE_QUEUE_NAME + " longer than its longest retry life ("
             + budget.longestRetryLife().toMinutes() + " minutes): fulfil-order is not consuming. Check the event"
             + " source mapping is enabled and the function's errors and throttles: runbook section 3.");
     raise(AlarmNames.IN_FLIGHT_NEAR_CAP,
-        queues.source().metricApproximateNumberOfMessagesNotVisible(maximum()), Evaluation.ONE_PERIOD,
+        queues.source().metricApproximateNumberOfMessagesNotVisible(options(AlarmNames.IN_FLIGHT_NEAR_CAP)),
         String.format(Locale.ROOT, "More than %,d messages of ", AlarmThresholds.IN_FLIGHT_WARNING) + OrderQueues.SOURCE_QUEUE_NAME
             + " are in flight; at about 120,000 SQS stops handing out messages. Look for a consumer that receives"
             + " without deleting: runbook section 4.");
@@ -100,15 +100,15 @@ public final class FulfilOrderAlarms extends Construct {
     // the visibility timeout), so this alarm means "too slow"; the partner-failing alarm means "failing".
     long backlog = capacity.backlogAlarmThreshold();
     raise(AlarmNames.BACKLOG,
-        queues.source().metricApproximateNumberOfMessagesVisible(minimum()), Evaluation.ONE_PERIOD,
+        queues.source().metricApproximateNumberOfMessagesVisible(options(AlarmNames.BACKLOG)),
         String.format(Locale.ROOT, "More than %,d orders have waited in %s for five minutes: more than the stack books in"
             + " %d minutes on a normal partner day (it %s). Orders arrive faster than they are booked:"
             + " runbook section 16.", backlog, OrderQueues.SOURCE_QUEUE_NAME, Capacity.BACKLOG_WINDOW.toMinutes(),
             capacity.sentence()));
-    raise(AlarmNames.FUNCTION_ERRORS, function.metricErrors(sum()), Evaluation.ONE_PERIOD,
+    raise(AlarmNames.FUNCTION_ERRORS, function.metricErrors(options(AlarmNames.FUNCTION_ERRORS)),
         "fulfil-order invocations failed as a whole (a crash or a timeout), not just single orders."
             + " Every record of those batches will be retried: runbook section 5.");
-    raise(AlarmNames.FUNCTION_THROTTLES, function.metricThrottles(sum()), Evaluation.ONE_PERIOD,
+    raise(AlarmNames.FUNCTION_THROTTLES, function.metricThrottles(options(AlarmNames.FUNCTION_THROTTLES)),
         "Lambda throttled fulfil-order: the account's concurrency is exhausted and orders wait: runbook section 6.");
     // A message the mapping received and gave up on without the function deciding about it (for SQS:
     // invokes throttled until the message's visibility ran out): it burned a receive with no try of ours
@@ -118,9 +118,9 @@ public final class FulfilOrderAlarms extends Construct {
             .namespace("AWS/Lambda")
             .metricName("DroppedEventCount")
             .dimensionsMap(Map.of("EventSourceMappingUUID", mappingId))
-            .statistic(Stats.SUM)
-            .period(PERIOD)
-            .build()), Evaluation.ONE_PERIOD,
+            .statistic(statistic(AlarmNames.MAPPING_DROPPED_EVENTS))
+            .period(period(AlarmNames.MAPPING_DROPPED_EVENTS))
+            .build()),
         "The event source mapping from " + OrderQueues.SOURCE_QUEUE_NAME + " dropped messages without the function"
             + " processing them (throttled invokes, or none possible): each lost a receive and returns after the"
             + " visibility timeout: runbook section 15.");
@@ -133,8 +133,8 @@ public final class FulfilOrderAlarms extends Construct {
                 "booked", functionMetric("OrderBooked"),
                 "adopted", functionMetric("BookingAdopted")))
             .label("minutes with failed tries and no booking")
-            .period(MINUTE)
-            .build(), Evaluation.OUTAGE,
+            .period(period(AlarmNames.PARTNER_FAILING))
+            .build(),
         "fulfil-order's tries failed and none booked in 3 of the last 5 minutes: the partner (or DynamoDB) is"
             + " failing and every order waits for its retries: runbook section 7.");
   }
@@ -143,31 +143,25 @@ public final class FulfilOrderAlarms extends Construct {
     return topic;
   }
 
-  /** How many of the latest datapoints must breach, out of how many. */
-  private enum Evaluation {
-    ONE_PERIOD(1, 1),
-    OUTAGE(3, 5);
-
-    private final int datapoints;
-    private final int periods;
-
-    Evaluation(int datapoints, int periods) {
-      this.datapoints = datapoints;
-      this.periods = periods;
-    }
-  }
-
   /** Pages on-call when it fires, and again when it clears, so a page is never left standing unexplained. */
-  private void raise(String name, IMetric metric, Evaluation evaluation, String description) {
+  private void raise(String name, IMetric metric, String description) {
+    AlarmRule rule = rules.get(name);
     Alarm alarm = Alarm.Builder.create(this, name)
         .alarmName(name)
         .alarmDescription(description)
         .metric(metric)
-        .threshold(thresholds.get(name))
-        .comparisonOperator(ComparisonOperator.GREATER_THAN_THRESHOLD)
-        .evaluationPeriods(evaluation.periods)
-        .datapointsToAlarm(evaluation.datapoints)
-        .treatMissingData(TreatMissingData.NOT_BREACHING)
+        .threshold(rule.threshold())
+        .comparisonOperator(switch (rule.comparison()) {
+          case GREATER_THAN_THRESHOLD -> ComparisonOperator.GREATER_THAN_THRESHOLD;
+        })
+        .evaluationPeriods(rule.evaluationPeriods())
+        .datapointsToAlarm(rule.datapointsToAlarm())
+        .treatMissingData(switch (rule.missingData()) {
+          case NOT_BREACHING -> TreatMissingData.NOT_BREACHING;
+          case BREACHING -> TreatMissingData.BREACHING;
+          case IGNORE -> TreatMissingData.IGNORE;
+          case MISSING -> TreatMissingData.MISSING;
+        })
         .build();
     alarm.addAlarmAction(toOnCall);
     alarm.addOkAction(toOnCall);
@@ -177,25 +171,35 @@ public final class FulfilOrderAlarms extends Construct {
    * One of the counts the function emits (its FulfilmentMetrics, by name; Powertools' EMF gives them the
    * namespace and the Service dimension), a minute at a time.
    */
-  private static Metric functionMetric(String name) {
+  private Metric functionMetric(String name) {
     return new Metric(MetricProps.builder()
         .namespace(FulfilOrderFunction.METRICS_NAMESPACE)
         .metricName(name)
         .dimensionsMap(Map.of("Service", FulfilOrderFunction.FUNCTION_NAME))
-        .statistic(Stats.SUM)
-        .period(MINUTE)
+        .statistic(statistic(AlarmNames.PARTNER_FAILING))
+        .period(period(AlarmNames.PARTNER_FAILING))
         .build());
   }
 
-  private static MetricOptions maximum() {
-    return MetricOptions.builder().statistic(Stats.MAXIMUM).period(PERIOD).build();
+  /** The alarm's metric as its rule reads it: its statistic over its period. */
+  private MetricOptions options(String alarm) {
+    return options(alarm, statistic(alarm));
   }
 
-  private static MetricOptions minimum() {
-    return MetricOptions.builder().statistic(Stats.MINIMUM).period(PERIOD).build();
+  /** One of an expression's metrics over the alarm's period: the expression says which statistic. */
+  private MetricOptions options(String alarm, String statistic) {
+    return MetricOptions.builder().statistic(statistic).period(period(alarm)).build();
   }
 
-  private static MetricOptions sum() {
-    return MetricOptions.builder().statistic(Stats.SUM).period(PERIOD).build();
+  private String statistic(String alarm) {
+    return switch (rules.get(alarm).signal().statistic()) {
+      case SUM -> Stats.SUM;
+      case MAXIMUM -> Stats.MAXIMUM;
+      case MINIMUM -> Stats.MINIMUM;
+    };
+  }
+
+  private Duration period(String alarm) {
+    return Duration.seconds(rules.get(alarm).period().toSeconds());
   }
 }

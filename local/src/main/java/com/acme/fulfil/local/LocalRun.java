@@ -68,7 +68,7 @@ public final class LocalRun {
       OrdersStack stack = new OrdersStack(sqs, dynamoDb, secrets);
       if (options.serve()) {
         new ServeMode(connection, stack, sqs, scale)
-            .serve(Deployment.fulfilOrder(budget, scale, options.concurrency(), options.artifact()), options.seed(), out);
+            .serve(Deployment.fulfilOrder(budget, scale, options.concurrency(), options.artifact()), budget, options.seed(), out);
         return;
       }
       int exit = runScenario(options, scale, budget, connection, stack, sqs, out, logs, started);
@@ -99,7 +99,7 @@ public final class LocalRun {
     out.println(header(settings, scale, deployments, logs));
     Progress progress = new Progress(out);
     List<DeploymentReport> reports =
-        new Scenario(connection, stack, sqs, scale, settings).run(deployments, progress);
+        new Scenario(connection, stack, sqs, scale, settings, budget).run(deployments, progress);
     progress.done();
     out.println();
     out.println(new ReportText(scale).format(reports));

@@ -17,14 +17,7 @@ public final class AlarmThresholds {
 
   public static Map<String, Double> of(TimingBudget budget, Capacity capacity) {
     Map<String, Double> thresholds = new LinkedHashMap<>();
-    thresholds.put(AlarmNames.DLQ_NEW_MESSAGES, 0.0);
-    thresholds.put(AlarmNames.OLDEST_MESSAGE_TOO_OLD, (double) budget.longestRetryLife().toSeconds());
-    thresholds.put(AlarmNames.IN_FLIGHT_NEAR_CAP, (double) IN_FLIGHT_WARNING);
-    thresholds.put(AlarmNames.FUNCTION_ERRORS, 0.0);
-    thresholds.put(AlarmNames.FUNCTION_THROTTLES, 0.0);
-    thresholds.put(AlarmNames.MAPPING_DROPPED_EVENTS, 0.0);
-    thresholds.put(AlarmNames.BACKLOG, (double) capacity.backlogAlarmThreshold());
-    thresholds.put(AlarmNames.PARTNER_FAILING, 0.0);
+    AlarmRules.of(budget, capacity).forEach(rule -> thresholds.put(rule.name(), rule.threshold()));
     return thresholds;
   }
 }

@@ -14,7 +14,13 @@ public final class DeadLetter {
    * id. Read with message attribute names {@code All}.
    */
   public static String standsFor(Message message) {
+    return sentByTheFunction(message) ? message.messageAttributes().get(DeadLetterAttributes.SOURCE_MESSAGE_ID).stringValue()
+        : message.messageId();
+  }
+
+  /** The function sent it (SQS counts it in NumberOfMessagesSent); the redrive policy did not move it. */
+  public static boolean sentByTheFunction(Message message) {
     MessageAttributeValue source = message.messageAttributes().get(DeadLetterAttributes.SOURCE_MESSAGE_ID);
-    return source != null && source.stringValue() != null ? source.stringValue() : message.messageId();
+    return source != null && source.stringValue() != null;
   }
 }

@@ -1,8 +1,10 @@
 package com.acme.fulfil.local.scenario;
 
+import com.acme.fulfil.local.alarm.AlarmOutcome;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -19,7 +21,8 @@ import java.util.Optional;
  *     before the deadline
  * @param capacityOrdersPerHour real-world orders an hour the configuration books on a normal partner day
  * @param offeredOrdersPerHour real-world orders an hour the checkout service sent
- * @param backlog the stack's backlog alarm played on the run, for a configuration that has it
+ * @param mostWaiting the most messages seen waiting (visible) in the source queue
+ * @param alarms each of the stack's alarms played on the run: whether and when it fired
  * @param partnerCalls the requests the partner received: what each order costs it
  * @param transientFailures failed tries by cause, from the function's log lines: this project's function's
  *     only, the incident's logs no causes
@@ -51,21 +54,25 @@ public record DeploymentReport(
     Duration ran,
     long capacityOrdersPerHour,
     long offeredOrdersPerHour,
-    Optional<Backlog> backlog,
+    int mostWaiting,
+    List<AlarmOutcome> alarms,
     PartnerCalls partnerCalls,
     Optional<Map<FailureCause, Integer>> transientFailures,
     Optional<Recovery> recovery) {
 
   public DeploymentReport {
     dlqReasons = Collections.unmodifiableMap(new LinkedHashMap<>(dlqReasons));
+    alarms = List.copyOf(alarms);
     transientFailures = transientFailures.map(byCause -> Collections.unmodifiableMap(new LinkedHashMap<>(byCause)));
+  }
+
+  public AlarmOutcome alarm(String name) {
+    return alarms.stream().filter(alarm -> alarm.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no alarm " + name));
   }
 
   /** p50, p95 and the maximum of a set of durations. */
   public record Spread(Duration p50, Duration p95, Duration max) {}
-
-  /** The backlog alarm's threshold, the most orders seen waiting, and when (local) the alarm fired, if it did. */
-  public record Backlog(long threshold, int mostWaiting, Optional<Duration> firedAt) {}
 
   /** Booking requests and lookups the partner received. */
   public record PartnerCalls(int bookings, int lookups) {}

@@ -2,6 +2,9 @@ package com.acme.fulfil.local.scenario;
 
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
+import com.acme.fulfil.local.alarm.AlarmSample;
+import com.acme.fulfil.local.alarm.AlarmWatch;
+import com.acme.fulfil.local.alarm.FunctionMetricCounts;
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.OrdersQueues;
 import com.acme.fulfil.local.aws.OrdersStack;
@@ -9,6 +12,8 @@ import com.acme.fulfil.local.aws.QueueDepth;
 import com.acme.fulfil.sim.Booking;
 import com.acme.fulfil.sim.LatencyModel;
 import com.acme.fulfil.sim.SimulatedPartner;
+import com.acme.fulfil.timing.AlarmRules;
+import com.acme.fulfil.timing.TimingBudget;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,15 +44,20 @@ final class DeploymentRun implements AutoCloseable {
   private final Optional<DlqWatcher> dlqWatcher;
   private final Map<String, ScenarioOrder> orderByMessage = new ConcurrentHashMap<>();
   private final Map<String, Instant> sentAt = new ConcurrentHashMap<>();
-  /** The stack's backlog alarm, for this project's configuration: the incident had none. */
-  private final Optional<BacklogAlarm> backlogAlarm;
+  /** The stack's alarms, played on this configuration: the incident had none, but would they have paged? */
+  private final AlarmWatch alarms;
+  private final FunctionMetricCounts functionMetrics = new FunctionMetricCounts();
+  private final TimeScale scale;
   private final TransientFailures transientFailures = new TransientFailures();
   private final PartnerOutages outages = new PartnerOutages();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Instant started;
 
-  DeploymentRun(Deployment deployment, AwsConnection aws, OrdersStack stack, SqsClient sqs, TimeScale scale, long seed) {
+  /** @param budget the stack's, in real time: the alarms' thresholds come from it */
+  DeploymentRun(Deployment deployment, AwsConnection aws, OrdersStack stack, SqsClient sqs, TimeScale scale, long seed,
+      TimingBudget budget) {
     this.stack = stack;
+    this.scale = scale;
     this.sqs = sqs;
     this.partner = SimulatedPartner.builder()
         .apiKey(INITIAL_KEY)
@@ -55,19 +65,32 @@ final class DeploymentRun implements AutoCloseable {
         .timeScaleDivisor(scale.divisor())
         .seed(seed)
         .start();
-    this.standing = new LocalDeployment(deployment, aws, stack, sqs, partner, observations, Map.of(), transientFailures);
+    this.standing = new LocalDeployment(deployment, aws, stack, sqs, partner, observations, Map.of(),
+        transientFailures.andThen(functionMetrics));
     this.dlqWatcher = standing.queues().deadLetter().map(dlq -> new DlqWatcher(sqs, dlq));
-    this.backlogAlarm = deployment.hasDeadLetterQueue()
-        ? Optional.of(new BacklogAlarm(deployment.capacity().backlogAlarmThreshold(), scale.toLocal(ALARM_PERIOD)))
-        : Optional.empty();
+    this.alarms = new AlarmWatch(AlarmRules.of(budget, deployment.capacity()), scale, deployment.hasDeadLetterQueue(),
+        deployment.function() instanceof Deployment.FunctionCode.Packaged);
   }
 
-  /** CloudWatch's period for the stack's queue alarms. */
-  private static final Duration ALARM_PERIOD = Duration.ofMinutes(5);
+  /** Samples what the stack's alarms read: the queues, and what the mapping and the function counted. */
+  void sampleAlarms(Duration elapsed) {
+    QueueDepth source = QueueDepth.of(sqs, standing.queues().source());
+    // The DLQ's whole depth: the watcher hides what it reads, which on-call's DLQ would still show as visible.
+    Optional<Integer> deadLetters = standing.queues().deadLetter().map(dlq -> QueueDepth.of(sqs, dlq).total());
+    alarms.sample(new AlarmSample(elapsed, source.visible(), source.inFlight(), scale.toReal(oldestMessageAge()),
+        deadLetters, dlqWatcher.map(DlqWatcher::sentByTheFunction).orElse(0L),
+        observations.timedOut() + observations.functionErrors(), functionMetrics.totals()));
+  }
 
-  /** Samples the orders waiting in the source queue for the backlog alarm. */
-  void sampleBacklog(Duration elapsed) {
-    backlogAlarm.ifPresent(alarm -> alarm.sample(elapsed, QueueDepth.of(sqs, standing.queues().source()).visible()));
+  /** How long the oldest message neither deleted nor dead-lettered has been in the source queue. */
+  private Duration oldestMessageAge() {
+    Map<String, Instant> inDlq = dlqArrivals();
+    Instant now = Instant.now();
+    return orderByMessage.entrySet().stream()
+        .filter(entry -> !observations.deleted(entry.getKey()) && !inDlq.containsKey(entry.getKey()))
+        .map(entry -> Duration.between(sentAt.get(entry.getValue().orderId()), now))
+        .max(Comparator.naturalOrder())
+        .orElse(Duration.ZERO);
   }
 
   Deployment deployment() {
@@ -228,7 +251,8 @@ final class DeploymentRun implements AutoCloseable {
         Duration.between(started, Instant.now()),
         standing.deployment().capacity().typicalOrdersPerHour(),
         offeredOrdersPerHour,
-        backlogAlarm.map(alarm -> new DeploymentReport.Backlog(alarm.threshold(), alarm.mostWaiting(), alarm.firedAt())),
+        alarms.mostWaiting(),
+        alarms.outcomes(),
         new DeploymentReport.PartnerCalls(partner.postCount(), partner.lookupCount()),
         standing.deployment().function() instanceof Deployment.FunctionCode.Packaged
             ? Optional.of(transientFailures.byCause()) : Optional.empty(),

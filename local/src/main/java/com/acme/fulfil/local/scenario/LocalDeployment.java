@@ -16,6 +16,7 @@ import com.acme.fulfil.local.runtime.PackagedFunction;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.timing.FunctionEnvironment;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

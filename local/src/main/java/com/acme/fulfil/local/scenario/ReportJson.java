@@ -1,6 +1,7 @@
 package com.acme.fulfil.local.scenario;
 
 import com.acme.fulfil.local.TimeScale;
+import com.acme.fulfil.local.alarm.AlarmOutcome;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -19,6 +20,8 @@ import java.util.List;
  * capacity_orders_per_hour} and {@code offered_orders_per_hour} are real-world rates. {@code
  * transient_failures} counts failed tries by cause (absent for the incident's function, which logs no
  * cause); {@code outage_recovery}, on a day the partner goes down, describes the orders that met it.
+ * {@code alarms} holds each of the stack's alarms as played on the run, with the local and real times
+ * it fired at.
  */
 public final class ReportJson {
   private final ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -91,18 +94,32 @@ public final class ReportJson {
       met.put("receives_per_order_mean", m.receives().mean());
       met.put("receives_per_order_max", m.receives().max());
     });
-    r.backlog().ifPresent(b -> {
-      o.put("backlog_alarm_threshold", b.threshold());
-      o.put("most_waiting", b.mostWaiting());
-      o.put("backlog_alarm_fired", b.firedAt().isPresent());
-      b.firedAt().ifPresent(at -> seconds(o, "backlog_alarm_fired_after", at));
-    });
+    o.put("most_waiting", r.mostWaiting());
+    ArrayNode alarms = o.putArray("alarms");
+    r.alarms().forEach(alarm -> alarms.add(toJson(alarm)));
     o.put("settled", r.settledAfter().isPresent());
     r.settledAfter().ifPresent(d -> seconds(o, "settled_after", d));
     seconds(o, "ran", r.ran());
     o.put("time_scale_divisor", scale.divisor());
     o.put("partner_mode", settings.partnerDay().option());
     o.put("seed", settings.seed());
+    return o;
+  }
+
+  /** One alarm: {@code applies} false (and {@code why_not}) where the configuration cannot have it. */
+  private ObjectNode toJson(AlarmOutcome alarm) {
+    ObjectNode o = json.createObjectNode();
+    o.put("name", alarm.name());
+    o.put("threshold", alarm.threshold());
+    o.put("applies", alarm.notApplicable().isEmpty());
+    alarm.notApplicable().ifPresent(why -> o.put("why_not", why));
+    o.put("fired", alarm.fired());
+    ArrayNode firings = o.putArray("firings");
+    alarm.firings().forEach(firing -> {
+      ObjectNode f = firings.addObject();
+      seconds(f, "fired_after", firing.firedAt());
+      firing.clearedAt().ifPresent(at -> seconds(f, "cleared_after", at));
+    });
     return o;
   }
 

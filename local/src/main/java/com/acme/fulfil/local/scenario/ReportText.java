@@ -1,6 +1,7 @@
 package com.acme.fulfil.local.scenario;
 
 import com.acme.fulfil.local.TimeScale;
+import com.acme.fulfil.timing.AlarmNames;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -53,9 +54,12 @@ public final class ReportText {
     lines.addAll(retryRows.recovery(reports));
     lines.add(row("never-bookable to DLQ p50 / max", reports, r -> r.dlq().isEmpty() ? "never (no DLQ)"
         : r.neverBookableToDlq().map(s -> Durations.local(s.p50()) + " / " + Durations.both(s.max(), scale)).orElse("-")));
-    lines.add(row("most waiting / backlog alarm", reports, r -> r.backlog().map(b -> b.mostWaiting() + " / "
-        + b.firedAt().map(at -> "fired at " + Durations.both(at, scale)).orElse("quiet (fires above " + b.threshold() + ")"))
-        .orElse("- (no alarms)")));
+    lines.add(row("most waiting (visible)", reports, r -> Integer.toString(r.mostWaiting())));
+    lines.add(row("alarms: fired at, OK at", reports, r -> ""));
+    AlarmText alarmText = new AlarmText(scale);
+    for (String alarm : AlarmNames.ALL) {
+      lines.add(row("  " + alarm, reports, r -> alarmText.cell(r.alarm(alarm))));
+    }
     lines.add(row("finished", reports, r -> r.settledAfter().map(d -> "all settled at " + Durations.both(d, scale))
         .orElse("deadline, " + r.queued() + " unsettled")));
     lines.add("");
@@ -74,6 +78,7 @@ public final class ReportText {
           : r.poisonOrders() + " never-bookable messages recycling (received " + receives(r.neverBookableReceives()) + ")");
     }
     findings.add(r.lost() == 0 ? "nothing lost" : r.lost() + " LOST");
+    findings.add(AlarmText.paged(r.alarms()));
     return r.configuration() + ": " + String.join("; ", findings) + ".";
   }
 

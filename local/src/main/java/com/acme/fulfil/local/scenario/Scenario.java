@@ -4,6 +4,7 @@ import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.OrdersStack;
+import com.acme.fulfil.timing.TimingBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,13 +31,17 @@ public final class Scenario {
   private final SqsClient sqs;
   private final TimeScale scale;
   private final ScenarioSettings settings;
+  private final TimingBudget budget;
 
-  public Scenario(AwsConnection aws, OrdersStack stack, SqsClient sqs, TimeScale scale, ScenarioSettings settings) {
+  /** @param budget the stack's, in real time: every configuration is watched by the alarms it would deploy */
+  public Scenario(AwsConnection aws, OrdersStack stack, SqsClient sqs, TimeScale scale, ScenarioSettings settings,
+      TimingBudget budget) {
     this.aws = aws;
     this.stack = stack;
     this.sqs = sqs;
     this.scale = scale;
     this.settings = settings;
+    this.budget = budget;
   }
 
   /** Runs the stream through every deployment; {@code progress} gets a line to show about four times a second. */
@@ -46,7 +51,7 @@ public final class Scenario {
     List<DeploymentRun> runs = new ArrayList<>();
     try {
       for (Deployment deployment : deployments) {
-        runs.add(new DeploymentRun(deployment, aws, stack, sqs, scale, settings.seed()));
+        runs.add(new DeploymentRun(deployment, aws, stack, sqs, scale, settings.seed(), budget));
       }
       runs.forEach(DeploymentRun::watchDeadLetters);
       runs.forEach(DeploymentRun::start);
@@ -56,7 +61,7 @@ public final class Scenario {
       while (true) {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         for (DeploymentRun run : runs) {
-          run.sampleBacklog(elapsed);
+          run.sampleAlarms(elapsed);
           if (!settledAfter.containsKey(run) && run.settled(orders.size())) {
             settledAfter.put(run, elapsed);
           }

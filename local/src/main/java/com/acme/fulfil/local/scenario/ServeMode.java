@@ -5,6 +5,7 @@ import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.aws.QueueRef;
+import com.acme.fulfil.timing.TimingBudget;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,9 +31,10 @@ public final class ServeMode {
   }
 
   /** Runs until the process is interrupted (Ctrl-C). */
-  public void serve(Deployment deployment, long seed, PrintStream out) throws InterruptedException {
+  /** @param budget the stack's, in real time */
+  public void serve(Deployment deployment, TimingBudget budget, long seed, PrintStream out) throws InterruptedException {
     CountDownLatch stopped = new CountDownLatch(1);
-    try (DeploymentRun run = new DeploymentRun(deployment, aws, stack, sqs, scale, seed)) {
+    try (DeploymentRun run = new DeploymentRun(deployment, aws, stack, sqs, scale, seed, budget)) {
       run.start();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         run.close();

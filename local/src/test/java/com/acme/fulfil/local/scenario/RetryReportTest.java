@@ -19,7 +19,7 @@ class RetryReportTest {
       Optional<DeploymentReport.Recovery> recovery) {
     return new DeploymentReport(name, name, 10, 1, 200, 4, 196, 0, 196, Optional.of(4), Map.of(), 0, 0, 0,
         new DeploymentReport.Receives(1.2, 4), new DeploymentReport.Receives(1, 1), 0, 0, 0, Optional.empty(),
-        Optional.empty(), Optional.of(Duration.ofSeconds(90)), Duration.ofSeconds(90), 746, 560, Optional.empty(),
+        Optional.empty(), Optional.of(Duration.ofSeconds(90)), Duration.ofSeconds(90), 746, 560, 0, List.of(),
         new DeploymentReport.PartnerCalls(230, 260), causes, recovery);
   }
 
