@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.local.TimeScale;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.acme.fulfil.local.alarm.AlarmOutcome;
+import com.acme.fulfil.timing.AlarmNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,11 +17,15 @@ class RetryReportTest {
   private static final ScenarioSettings SETTINGS = new ScenarioSettings(200, 0.02, 0.01, PartnerDay.OUTAGE, 42,
       Duration.ofSeconds(43), Duration.ofSeconds(183), Duration.ofSeconds(30));
 
+  /** Every alarm of the stack, none of which fired: this test is about the retries' rows. */
+  private static final List<AlarmOutcome> QUIET = AlarmNames.ALL.stream()
+      .map(name -> new AlarmOutcome(name, 0, Optional.empty(), List.of())).toList();
+
   private static DeploymentReport report(String name, Optional<Map<FailureCause, Integer>> causes,
       Optional<DeploymentReport.Recovery> recovery) {
     return new DeploymentReport(name, name, 10, 1, 200, 4, 196, 0, 196, Optional.of(4), Map.of(), 0, 0, 0,
         new DeploymentReport.Receives(1.2, 4), new DeploymentReport.Receives(1, 1), 0, 0, 0, Optional.empty(),
-        Optional.empty(), Optional.of(Duration.ofSeconds(90)), Duration.ofSeconds(90), 746, 560, 0, List.of(),
+        Optional.empty(), Optional.of(Duration.ofSeconds(90)), Duration.ofSeconds(90), 746, 560, 0, QUIET,
         new DeploymentReport.PartnerCalls(230, 260), causes, recovery);
   }
 
