@@ -45,6 +45,10 @@ class RedriveTest {
     // On a loaded machine a first try can find too little time left to book, and its retry comes a
     // visibility timeout later: the 422 that sends each to the DLQ may take a few receives to come.
     assertThat(fulfil.awaitDeadLettered(deadLettered, visibility.multipliedBy(5))).as("all three in the DLQ").isTrue();
+    // A try killed at its timeout after it sent its dead letter leaves the source message to return
+    // after the visibility timeout: it is refused again now, not booked once the partner is fixed.
+    assertThat(Await.until(visibility.multipliedBy(3), () -> fulfil.queued().total() == 0))
+        .as("nothing of the three left in orders-to-fulfil").isTrue();
 
     // The partner fixes its side; the producer happens to send one of the orders again, and it is booked.
     fulfil.partner().script().clear();
