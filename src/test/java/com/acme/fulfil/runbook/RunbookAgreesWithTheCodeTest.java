@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.acme.fulfil.local.scenario.RunbookDrill;
+import com.acme.fulfil.timing.AlarmSignal;
 import com.acme.fulfil.timing.InconsistentTimingException;
 import com.acme.fulfil.timing.TimingBudget;
 import java.util.ArrayList;
@@ -31,6 +32,12 @@ class RunbookAgreesWithTheCodeTest {
     assertThat(runbook.section("Metrics").firstColumnNames())
         .as("the function's metrics table in docs/runbook.md, against FulfilmentMetrics")
         .containsExactlyInAnyOrderElementsOf(repository.metricNames());
+  }
+
+  @Test
+  void theMetricsThePartnerFailingAlarmReadsAreOnesTheFunctionEmits() {
+    assertThat(repository.metricNames()).as("FulfilmentMetrics, against the names AlarmSignal reads")
+        .contains(AlarmSignal.TRANSIENT_FAILURE, AlarmSignal.ORDER_BOOKED, AlarmSignal.BOOKING_ADOPTED);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package com.acme.fulfil.infra;
 
 import com.acme.fulfil.timing.AlarmNames;
+import com.acme.fulfil.timing.AlarmSignal;
 import com.acme.fulfil.timing.AlarmRule;
 import com.acme.fulfil.timing.AlarmRules;
 import com.acme.fulfil.timing.AlarmThresholds;
@@ -129,9 +130,9 @@ public final class FulfilOrderAlarms extends Construct {
     // a minute or two of failures that the retries absorb does not page.
     raise(AlarmNames.PARTNER_FAILING, MathExpression.Builder.create()
             .expression("IF(FILL(failed, 0) > 0 AND FILL(booked, 0) + FILL(adopted, 0) == 0, 1, 0)")
-            .usingMetrics(Map.of("failed", functionMetric("TransientFailure"),
-                "booked", functionMetric("OrderBooked"),
-                "adopted", functionMetric("BookingAdopted")))
+            .usingMetrics(Map.of("failed", functionMetric(AlarmSignal.TRANSIENT_FAILURE),
+                "booked", functionMetric(AlarmSignal.ORDER_BOOKED),
+                "adopted", functionMetric(AlarmSignal.BOOKING_ADOPTED)))
             .label("minutes with failed tries and no booking")
             .period(period(AlarmNames.PARTNER_FAILING))
             .build(),

@@ -1,5 +1,6 @@
 package com.acme.fulfil.local.alarm;
 
+import com.acme.fulfil.timing.AlarmSignal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,10 +13,6 @@ import java.util.function.Consumer;
  * the metrics, with each value at the top level). Fed one output line at a time.
  */
 public final class FunctionMetricCounts implements Consumer<String> {
-  private static final String TRANSIENT_FAILURE = "TransientFailure";
-  private static final String ORDER_BOOKED = "OrderBooked";
-  private static final String BOOKING_ADOPTED = "BookingAdopted";
-
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final AtomicLong transientFailures = new AtomicLong();
@@ -39,9 +36,9 @@ public final class FunctionMetricCounts implements Consumer<String> {
     } catch (JsonProcessingException e) {
       return; // a log line that quotes "_aws" is not a metric
     }
-    add(metrics, TRANSIENT_FAILURE, transientFailures);
-    add(metrics, ORDER_BOOKED, ordersBooked);
-    add(metrics, BOOKING_ADOPTED, bookingsAdopted);
+    add(metrics, AlarmSignal.TRANSIENT_FAILURE, transientFailures);
+    add(metrics, AlarmSignal.ORDER_BOOKED, ordersBooked);
+    add(metrics, AlarmSignal.BOOKING_ADOPTED, bookingsAdopted);
   }
 
   public Totals totals() {
