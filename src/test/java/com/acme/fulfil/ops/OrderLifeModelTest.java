@@ -172,7 +172,7 @@ class OrderLifeModelTest {
 
     Life(Chooser choices, int number) {
       this.choices = choices;
-      this.orderId = "ORD-LIFE-" + number + "-" + System.nanoTime();
+      this.orderId = "ORD-life-" + number + "-" + System.nanoTime();
       this.body = """
           {"order_id":"%s","placed_at":"2026-11-25T02:59:00Z","service":"standard",
            "ship_to":{"name":"Model Customer","line1":"1 Model Street","line2":null,"city":"London",

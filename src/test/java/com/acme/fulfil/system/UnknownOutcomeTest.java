@@ -13,6 +13,7 @@ import com.acme.fulfil.system.harness.Orders;
 import com.acme.fulfil.timing.TimingBudget;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AutoClose;
@@ -97,6 +98,40 @@ class UnknownOutcomeTest {
       assertThat(slow.invocations().unsuccessfulTries(first)).as("the first try gave up on an unanswered booking").isEqualTo(1);
       assertThat(slow.invocations().receives(second)).as("the producer's second message was tried").isPositive();
       assertThat(slow.partner().bookingsFor(orderId)).as("couriers booked for the order").hasSize(1);
+    }
+  }
+
+  /**
+   * A gateway answers the booking request with a status line the HTTP client refuses (its code
+   * negative, which OkHttp rejects with an exception of its own, not an IOException), while the
+   * partner's backend books some seconds later. Only an answer the contract lists as "not booked" frees
+   * the order: this one does not, so the producer's second message, sent as soon as the first try has
+   * failed, finds the order held instead of booking it again before the late booking appears.
+   */
+  @Test
+  void anAnswerTheHttpClientCannotReadHoldsTheOrderUntilALateBookingCanAppear(AwsBackend backend) {
+    TimeScale scale = TimeScale.INCIDENT_REPLAY;
+    try (FulfilOrderUnderTest held = FulfilOrderUnderTest.on(backend, "unknown-outcome-garbled")
+        .budget(TimingBudget.builder().partnerWorstCase(Duration.ofSeconds(200)).build().scaledDown(scale.divisor()))
+        .start()) {
+      String orderId = Orders.newId("ORD-GARBLED");
+      // Half the contract's 300 s: well inside it, and long after the second message's try looks the order up.
+      held.partner().script().forOrder(orderId, 1, new Reaction.LateBooking(new Reaction.Garbled(-7),
+          scale.toLocal(PARTNER_SLOWEST).dividedBy(2)));
+      String first = held.send(Orders.body(orderId));
+      Await.until(scale.toLocal(PARTNER_SLOWEST).multipliedBy(2), () -> held.invocations().unsuccessfulTries(first) > 0);
+      assertThat(held.record(orderId)).as("the first try's story on the order's record").hasValueSatisfying(record -> {
+        assertThat(record.lastOutcome()).contains("outcome_unknown");
+        assertThat(record.lastReason()).hasValueSatisfying(reason -> assertThat(reason).contains("may have booked"));
+      });
+
+      String second = held.send(Orders.body(orderId));
+      held.awaitDeleted(List.of(first, second), held.queues().settings().visibilityTimeout().multipliedBy(3));
+
+      assertThat(held.partner().bookingsFor(orderId)).as("couriers booked for the order").hasSize(1);
+      assertThat(held.records().completed(orderId)).as("the late booking, adopted")
+          .hasValueSatisfying(record -> assertThat(record.shipmentId())
+              .contains(held.partner().bookingsFor(orderId).getFirst().shipmentId()));
     }
   }
 }

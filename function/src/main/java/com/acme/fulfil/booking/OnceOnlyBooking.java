@@ -1,8 +1,10 @@
 package com.acme.fulfil.booking;
 
 import com.acme.fulfil.observability.FulfilmentMetrics;
+import com.acme.fulfil.partner.Deadline;
 import com.acme.fulfil.partner.PartnerApi;
-import com.acme.fulfil.partner.PartnerOutcomeUnknownException;
+import com.acme.fulfil.partner.NotBooked;
+import com.acme.fulfil.partner.PartnerException;
 import com.acme.fulfil.partner.PartnerRejectedException;
 import com.acme.fulfil.partner.Shipment;
 import com.acme.fulfil.partner.ShipmentRequest;
@@ -10,6 +12,7 @@ import com.acme.fulfil.partner.UnreadableBookingException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +45,7 @@ public final class OnceOnlyBooking {
    * The order's booking: this try's, or the one an earlier try made ({@link Booking#madeBy} tells).
    *
    * @throws OrderHeldElsewhereException another try holds the order now
+   * @throws BookingUnconfirmedException this try's booking request may have been carried out
    */
   public Booking book(BookingAttempt attempt) {
     return switch (records.claim(attempt.order().orderId(), attempt.attemptId(), attempt.window())) {
@@ -51,60 +55,81 @@ public final class OnceOnlyBooking {
     };
   }
 
-  /**
-   * Until when the order stays locked after {@code unanswered}: its message must not come back before,
-   * since only then can no booking of that request still appear.
-   */
-  public Instant lockedUntil(PartnerOutcomeUnknownException unanswered) {
-    return records.lockEndAfterUnansweredRequest(unanswered.receivableUntil());
-  }
-
   private Booking bookHolding(OrderRecords.Claim claim, BookingAttempt attempt) {
-    Booking booking;
+    OrderRecords.BookingRequestOut request;
+    Deadline deadline;
     try {
-      booking = lookUpOrBook(claim, attempt);
-    } catch (RuntimeException e) {
-      release(claim, e);
-      throw e;
+      List<Shipment> existing = partner.lookup(attempt.order().orderId(), attempt.attemptId(), attempt.trace(),
+          attempt.window().forLookup());
+      if (!existing.isEmpty()) {
+        Booking adopted = adopt(existing, attempt);
+        records.complete(claim, adopted);
+        return adopted;
+      }
+      deadline = attempt.window().forBooking();
+      request = records.beforeBookingRequest(claim).orElseThrow(() -> new OrderHeldElsewhereException(null));
+    } catch (RuntimeException nothingSent) {
+      // No booking request has left under this claim: the order is free again at once.
+      endClaim(nothingSent, () -> records.release(claim, outcomeName(nothingSent), Failures.describe(nothingSent)));
+      throw nothingSent;
     }
+    Booking booking = send(request, deadline, attempt);
+    // Not released if this write fails: the claim's lock then keeps the booked order from a second booking.
     records.complete(claim, booking);
     return booking;
   }
 
-  private Booking lookUpOrBook(OrderRecords.Claim claim, BookingAttempt attempt) {
-    String orderId = attempt.order().orderId();
-    List<Shipment> existing = partner.lookup(orderId, attempt.attemptId(), attempt.trace(), attempt.window().forLookup());
-    if (!existing.isEmpty()) {
-      if (existing.size() > 1) {
-        LOG.warn("order already has {} bookings at the partner; adopting the oldest, cancel the others with the partner",
-            existing.size());
-      }
-      return Booking.of(existing.getFirst(), Booking.Source.ADOPTED, attempt.attemptId());
+  private static Booking adopt(List<Shipment> existing, BookingAttempt attempt) {
+    if (existing.size() > 1) {
+      LOG.warn("order already has {} bookings at the partner; adopting the oldest, cancel the others with the partner",
+          existing.size());
     }
-    var deadline = attempt.window().forBooking();
-    if (!records.beforeBookingRequest(claim)) {
-      throw new OrderHeldElsewhereException(null);
-    }
+    return Booking.of(existing.getFirst(), Booking.Source.ADOPTED, attempt.attemptId());
+  }
+
+  /**
+   * Sends the booking request. From here the order is held by default: only a {@link NotBooked} proof
+   * from the partner's answer frees it; every other ending, whatever its type, holds it until the
+   * partner can no longer be booking.
+   */
+  private Booking send(OrderRecords.BookingRequestOut request, Deadline deadline, BookingAttempt attempt) {
     long started = System.nanoTime();
-    Shipment shipment = partner.book(ShipmentRequest.of(attempt.order()), attempt.attemptId(), attempt.trace(), deadline);
+    Shipment shipment;
+    try {
+      shipment = partner.book(ShipmentRequest.of(attempt.order()), attempt.attemptId(), attempt.trace(), deadline);
+    } catch (RuntimeException ending) {
+      Optional<NotBooked> proof = ending instanceof PartnerException answer ? answer.notBooked() : Optional.empty();
+      if (proof.isPresent()) {
+        endClaim(ending, () -> records.release(request, proof.get(), outcomeName(ending), Failures.describe(ending)));
+        throw ending;
+      }
+      Instant heldUntil;
+      try {
+        heldUntil = records.hold(request, "outcome_unknown", Failures.describe(ending));
+      } catch (RuntimeException holdFailed) {
+        // The claim's own lock then stands, and it ends later still.
+        ending.addSuppressed(holdFailed);
+        heldUntil = request.claim().lockEnd();
+      }
+      throw new BookingUnconfirmedException(heldUntil, ending);
+    }
     metrics.partnerLatency(Duration.ofNanos(System.nanoTime() - started));
     return Booking.of(shipment, Booking.Source.BOOKED, attempt.attemptId());
   }
 
-  private void release(OrderRecords.Claim claim, RuntimeException failure) {
+  /** Ends the claim as {@code end} says; if that write fails, the claim simply lasts until its lock expires. */
+  private static void endClaim(RuntimeException failure, Runnable end) {
     try {
-      records.release(claim, outcomeName(failure), Failures.describe(failure),
-          failure instanceof PartnerOutcomeUnknownException unknown ? unknown.receivableUntil() : null);
-    } catch (RuntimeException releaseFailed) {
-      // The claim then simply lasts until its lock expires; the try's own failure is the one to report.
-      failure.addSuppressed(releaseFailed);
+      end.run();
+    } catch (RuntimeException endFailed) {
+      // The try's own failure is the one to report.
+      failure.addSuppressed(endFailed);
     }
   }
 
   private static String outcomeName(RuntimeException failure) {
     return switch (failure) {
       case PartnerRejectedException r -> "partner_rejected";
-      case PartnerOutcomeUnknownException u -> "outcome_unknown";
       case UnreadableBookingException u -> "booking_unreadable";
       case NoTimeToBookException n -> "no_time_to_book";
       case OrderHeldElsewhereException h -> "lost_the_claim";

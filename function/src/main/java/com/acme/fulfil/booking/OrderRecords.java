@@ -15,6 +15,7 @@ import static com.acme.fulfil.timing.OrderRecordLayout.LOCK_EXPIRY;
 import static com.acme.fulfil.timing.OrderRecordLayout.STATUS;
 import static com.acme.fulfil.timing.OrderRecordLayout.TRIES;
 
+import com.acme.fulfil.partner.NotBooked;
 import com.acme.fulfil.timing.OrderRecordLayout;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -39,8 +41,10 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionChe
  *
  * <p>A claim holds the order until its try's invocation ends plus the late-booking hold (the partner's
  * contractual maximum after a request plus clock skew): a try killed at its timeout releases nothing,
- * and a booking request it sent just before may still be carried out. A try that fails releases its
- * claim at once, or, when its booking went unanswered, when the partner can no longer be booking.
+ * and a booking request it sent just before may still be carried out. A try that fails before any
+ * booking request releases its claim at once; after one, only a proof that nothing was booked
+ * ({@link NotBooked}) frees the order, and every other ending holds it until the partner can no
+ * longer be booking.
  */
 public final class OrderRecords {
   private static final Logger LOG = LoggerFactory.getLogger(OrderRecords.class);
@@ -77,8 +81,11 @@ public final class OrderRecords {
   /** What a try found when it went to claim its order. */
   public sealed interface ClaimResult {}
 
-  /** This try ({@code holder}, its attempt id) holds the order. */
-  public record Claim(String orderId, String key, String holder) implements ClaimResult {}
+  /**
+   * This try ({@code holder}, its attempt id) holds the order until {@code lockEnd}, and has sent no
+   * booking request under the claim: {@link #release(Claim, String, String)} frees the order at once.
+   */
+  public record Claim(String orderId, String key, String holder, Instant lockEnd) implements ClaimResult {}
 
   /** The order is booked: nothing to send. */
   public record AlreadyBooked(Booking booking) implements ClaimResult {}
@@ -86,16 +93,22 @@ public final class OrderRecords {
   /** Another try holds the order until {@code until}. */
   public record HeldElsewhere(Instant until) implements ClaimResult {}
 
+  /**
+   * A claim under which a booking request may have left. It ends in one of two ways only: freed on a
+   * proof that the request booked nothing, or held until the partner can no longer be booking.
+   */
+  public record BookingRequestOut(Claim claim) {}
+
   /** Claims the order for the try {@code attemptId}, which may run until {@code window}'s invocation end. */
   public ClaimResult claim(String orderId, String attemptId, CallWindow window) {
     String key = OrderRecordLayout.keyOf(functionName, orderId);
     Instant now = clock.instant();
-    long lockExpiry = window.invocationEnd().plus(lateBookingHold).toEpochMilli();
+    Instant lockEnd = window.invocationEnd().plus(lateBookingHold);
     Map<String, AttributeValue> values = new HashMap<>();
     values.put(":now_s", n(now.getEpochSecond()));
     values.put(":now_ms", n(now.toEpochMilli()));
     values.put(":in_progress", s(IN_PROGRESS));
-    values.put(":lock", n(lockExpiry));
+    values.put(":lock", n(lockEnd.toEpochMilli()));
     values.put(":holder", s(attemptId));
     values.put(":expiry", n(now.plus(recordLifetime).getEpochSecond()));
     values.put(":now", s(now.toString()));
@@ -112,13 +125,17 @@ public final class OrderRecords {
               Map.entry("#reason", LAST_REASON), Map.entry("#booking", BOOKING)))
           .expressionAttributeValues(values)
           .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-      return new Claim(orderId, key, attemptId);
+      return new Claim(orderId, key, attemptId, lockEnd);
     } catch (ConditionalCheckFailedException e) {
       // Not every DynamoDB implementation returns the item with the failure: read it then.
       Map<String, AttributeValue> held = e.hasItem() && !e.item().isEmpty() ? e.item() : read(key);
       if (COMPLETED.equals(text(held, STATUS))) {
         keepAliveForThisDelivery(key, now, window.usable());
         return new AlreadyBooked(booking(text(held, BOOKING)));
+      }
+      if (IN_PROGRESS.equals(text(held, STATUS)) && attemptId.equals(text(held, HOLDER))) {
+        // This try's own claim: the write was applied, its answer lost, and the SDK sent it again.
+        return new Claim(orderId, key, attemptId, lockEnd);
       }
       return new HeldElsewhere(held.containsKey(LOCK_EXPIRY)
           ? Instant.ofEpochMilli(Long.parseLong(held.get(LOCK_EXPIRY).n())) : now);
@@ -127,10 +144,10 @@ public final class OrderRecords {
 
   /**
    * Writes down, while the claim still holds, that a booking request is about to leave: a try that
-   * dies after this line may have booked, and on-call can see when. False if the claim no longer holds
+   * dies after this line may have booked, and on-call can see when. Empty if the claim no longer holds
    * (the try outlived its lock and another took the order over): then nothing may be sent.
    */
-  public boolean beforeBookingRequest(Claim claim) {
+  public Optional<BookingRequestOut> beforeBookingRequest(Claim claim) {
     try {
       dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
           .conditionExpression(HELD_BY_THIS_CLAIM)
@@ -138,9 +155,9 @@ public final class OrderRecords {
           .expressionAttributeNames(Map.of("#status", STATUS, "#holder", HOLDER, "#post_at", LAST_POST_AT))
           .expressionAttributeValues(Map.of(":in_progress", s(IN_PROGRESS), ":ours", s(claim.holder()),
               ":now", s(clock.instant().toString()))));
-      return true;
+      return Optional.of(new BookingRequestOut(claim));
     } catch (ConditionalCheckFailedException e) {
-      return false;
+      return Optional.empty();
     }
   }
 
@@ -161,39 +178,46 @@ public final class OrderRecords {
   }
 
   /**
-   * Ends a failed try's claim, saying why. The record stays, as the trace of a try that may have
-   * reached the partner. A try whose booking request got no answer keeps the order until the partner
-   * can no longer carry that request out (the latest moment the partner can have received it,
-   * {@code unansweredRequestReceivableUntil}, plus the late-booking hold); any other failure frees it
-   * now. Only this claim's own lock is touched: a try that outlived it must not free the try that took
-   * over.
+   * Ends a failed try's claim under which no booking request left, saying why: the order is free at
+   * once. The record stays, as the trace of the try.
    *
-   * @param outcome a short, stable name for the failure ({@code partner_rejected}, {@code outcome_unknown}...)
-   * @param unansweredRequestReceivableUntil when the try stopped waiting for the unanswered booking
-   *     request's answer; null if there was none
+   * @param outcome a short, stable name for the failure ({@code lookup_failed}, {@code no_time_to_book}...)
    */
-  public void release(Claim claim, String outcome, String reason, Instant unansweredRequestReceivableUntil) {
-    long releaseAt = unansweredRequestReceivableUntil == null
-        ? 0 : lockEndAfterUnansweredRequest(unansweredRequestReceivableUntil).toEpochMilli();
-    try {
-      dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
-          .conditionExpression(HELD_BY_THIS_CLAIM)
-          .updateExpression("SET #lock = :release_at, #outcome = :outcome, #reason = :reason")
-          .expressionAttributeNames(Map.of("#status", STATUS, "#holder", HOLDER, "#lock", LOCK_EXPIRY,
-              "#outcome", LAST_OUTCOME, "#reason", LAST_REASON))
-          .expressionAttributeValues(Map.of(":in_progress", s(IN_PROGRESS), ":ours", s(claim.holder()),
-              ":release_at", n(releaseAt), ":outcome", s(outcome), ":reason", s(reason))));
-    } catch (ConditionalCheckFailedException e) {
-      // Another try holds the order now; its lock and its story are not ours to change.
-    }
+  public void release(Claim claim, String outcome, String reason) {
+    end(claim, Instant.EPOCH, outcome, reason);
+  }
+
+  /** Frees the order at once after a booking request, on the partner's proof that it booked nothing. */
+  public void release(BookingRequestOut request, NotBooked proof, String outcome, String reason) {
+    end(request.claim(), Instant.EPOCH, outcome, reason + " (" + proof + ")");
   }
 
   /**
-   * Until when a try whose booking request went unanswered keeps the order: the partner may book up to
-   * the late-booking hold after the latest moment it can have received the request.
+   * Keeps the order locked after a booking request whose outcome nothing proves, until the partner can
+   * no longer carry it out: the late-booking hold after now, the latest moment the partner can have
+   * received the request (the try has stopped waiting, and its socket no longer sends).
+   *
+   * @return when the order's lock ends
    */
-  public Instant lockEndAfterUnansweredRequest(Instant unansweredRequestReceivableUntil) {
-    return unansweredRequestReceivableUntil.plus(lateBookingHold);
+  public Instant hold(BookingRequestOut request, String outcome, String reason) {
+    Instant lockEnd = clock.instant().plus(lateBookingHold);
+    end(request.claim(), lockEnd, outcome, reason);
+    return lockEnd;
+  }
+
+  /** Only this claim's own lock is touched: a try that outlived it must not free the try that took over. */
+  private void end(Claim claim, Instant lockEnd, String outcome, String reason) {
+    try {
+      dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
+          .conditionExpression(HELD_BY_THIS_CLAIM)
+          .updateExpression("SET #lock = :lock_end, #outcome = :outcome, #reason = :reason")
+          .expressionAttributeNames(Map.of("#status", STATUS, "#holder", HOLDER, "#lock", LOCK_EXPIRY,
+              "#outcome", LAST_OUTCOME, "#reason", LAST_REASON))
+          .expressionAttributeValues(Map.of(":in_progress", s(IN_PROGRESS), ":ours", s(claim.holder()),
+              ":lock_end", n(lockEnd.toEpochMilli()), ":outcome", s(outcome), ":reason", s(reason))));
+    } catch (ConditionalCheckFailedException e) {
+      // Another try holds the order now; its lock and its story are not ours to change.
+    }
   }
 
   /**

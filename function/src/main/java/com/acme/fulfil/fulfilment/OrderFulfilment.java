@@ -1,6 +1,7 @@
 package com.acme.fulfil.fulfilment;
 
 import com.acme.fulfil.booking.Booking;
+import com.acme.fulfil.booking.BookingUnconfirmedException;
 import com.acme.fulfil.booking.BookingAttempt;
 import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.booking.Failures;
@@ -13,9 +14,10 @@ import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderMessage;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.order.ValidOrder;
-import com.acme.fulfil.partner.PartnerOutcomeUnknownException;
+import com.acme.fulfil.partner.PartnerException;
 import com.acme.fulfil.partner.PartnerRejectedException;
 import com.acme.fulfil.partner.PartnerUnavailableException;
+import com.acme.fulfil.partner.UnreadableBookingException;
 import com.acme.fulfil.secrets.SecretUnavailableException;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
@@ -116,14 +118,17 @@ public final class OrderFulfilment {
           e.until().<NextTry>map(NextTry.AfterLock::new).orElseGet(NextTry.QueueTimeout::new));
     } catch (PartnerRejectedException e) {
       return new RecordOutcome.Rejected(RecordOutcome.Rejected.PARTNER_REJECTED, e.getMessage(), order.orderId());
-    } catch (PartnerOutcomeUnknownException e) {
+    } catch (BookingUnconfirmedException e) {
       // The partner may still book: the order stays locked, and so must the message.
-      return new RecordOutcome.Retry(Failures.describe(e), new NextTry.AfterLock(booking.lockedUntil(e)));
+      if (!(e.getCause() instanceof PartnerException)) {
+        LOG.error("unexpected failure after the booking request may have left; the order is held", e);
+      }
+      return new RecordOutcome.Retry(Failures.describe(e.getCause()), new NextTry.AfterLock(e.heldUntil()));
     } catch (PartnerUnavailableException e) {
       NextTry next = e.needsAPerson() ? new NextTry.QueueTimeout()
           : e.retryAfter().<NextTry>map(NextTry.PartnerAsked::new).orElseGet(NextTry.Backoff::new);
       return new RecordOutcome.Retry(Failures.describe(e), next);
-    } catch (NoTimeToBookException | SecretUnavailableException | SdkException e) {
+    } catch (UnreadableBookingException | NoTimeToBookException | SecretUnavailableException | SdkException e) {
       // Nothing sent, or (DynamoDB failing to record a booking) the order locked until its claim runs out,
       // which the next try finds and waits for: either way a backoff returns no message to a try that may book.
       return new RecordOutcome.Retry(Failures.describe(e), new NextTry.Backoff());

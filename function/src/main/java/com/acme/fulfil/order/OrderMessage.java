@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * One order to fulfil, as the checkout service sent it on {@code orders-to-fulfil}; only {@link
@@ -21,6 +22,13 @@ public record OrderMessage(
     @JsonProperty("service") Service service,
     @JsonProperty("ship_to") ShipTo shipTo,
     @JsonProperty("parcels") List<Parcel> parcels) {
+
+  private static final Pattern ORDER_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+  /** Whether {@code text} is an order id as the contract defines one: 1-64 of {@code A-Z a-z 0-9 _ -}. */
+  public static boolean isOrderId(String text) {
+    return ORDER_ID.matcher(text).matches();
+  }
 
   public OrderMessage {
     Objects.requireNonNull(orderId, "orderId");

@@ -25,7 +25,6 @@ public final class OrderParser {
   /** The SQS limit of 256 KiB, counted in UTF-8 bytes as SQS counts it. */
   static final int MAX_BODY_BYTES = 262_144;
 
-  private static final Pattern ORDER_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final Pattern COUNTRY = Pattern.compile("[A-Z]{2}");
   private static final int MAX_ADDRESS_CHARACTERS = 200;
   private static final int MAX_PARCELS = 50;
@@ -72,7 +71,7 @@ public final class OrderParser {
         violations.required(
             message.get("order_id"),
             "order_id",
-            text(ORDER_ID.asMatchPredicate()),
+            text(OrderMessage::isOrderId),
             "a string of 1 to 64 characters from A-Z a-z 0-9 _ -");
     Instant placedAt =
         violations.required(

@@ -28,6 +28,14 @@ final class OneRequestPerCall implements Interceptor {
     private boolean take() {
       return taken.compareAndSet(false, true);
     }
+
+    /**
+     * False only while the call's request has not reached the network layer: until then no byte of it
+     * can have been written, which is the one proof that a failed booking request never left.
+     */
+    boolean taken() {
+      return taken.get();
+    }
   }
 
   /** A follow-up this client refuses to send: the call's first request already went on the wire. */
@@ -40,6 +48,11 @@ final class OneRequestPerCall implements Interceptor {
   /** The request, ready to be sent as a call of its own, with its one request to send. */
   static Request ticketed(Request.Builder request) {
     return request.tag(Ticket.class, new Ticket()).build();
+  }
+
+  /** Whether any byte of {@code request}, made by {@link #ticketed}, may have been written to the network. */
+  static boolean mayHaveLeft(Request request) {
+    return request.tag(Ticket.class).taken();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package com.acme.fulfil.partner;
 
+import com.acme.fulfil.order.OrderMessage;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,27 +13,31 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.List;
 
 /**
  * What each answer of the partner means for a try: the table of docs/partner-api.md, in one place.
- * The rule under all of it: the partner never deduplicates, so an answer that does not prove nothing
- * was booked is an unknown outcome (the order stays locked, and the next try looks it up before it
- * books), and only the partner's own verdict on the order makes a failure permanent.
+ * The rule under all of it: the partner never deduplicates, so only the answers listed here as "not
+ * booked" carry a {@link NotBooked} proof, and every other answer to a booking is an unknown outcome
+ * (the order stays locked, and the next try looks it up before it books); a lookup proves "no
+ * booking" only as one well-formed document in which every entry plainly names another order.
  */
 final class PartnerAnswers {
   private final ObjectMapper json;
   /**
    * A body is one JSON document or none: a well-formed list followed by more bytes (a proxy's page after
-   * it, two answers run together) proves nothing, least of all that the order has no booking.
+   * it, two answers run together) proves nothing, least of all that the order has no booking; nor does
+   * a document with a key twice ({@code "shipments"} with the booking, then empty), whichever one a
+   * reader keeps.
    */
   private final ObjectReader documents;
 
   PartnerAnswers(ObjectMapper json) {
     this.json = json;
-    this.documents = json.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    this.documents = json.reader()
+        .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
   }
 
   /**
@@ -41,12 +46,12 @@ final class PartnerAnswers {
    */
   Shipment booking(String orderId, int status, String body, String retryAfter, Instant answeredAt) {
     return switch (status) {
-      case 201 -> readBooking(orderId, body).orElseThrow(() -> unknown(answeredAt,
+      case 201 -> readBooking(orderId, body).orElseThrow(() -> unknown(
           "partner answered 201 with a body that is not this order's booking: it booked something we cannot read"));
       case 400, 422 -> {
         String error = partnersError(body);
         if (error == null) {
-          throw unknown(answeredAt, "partner answered " + status + " without its JSON error body: not the partner's verdict");
+          throw unknown("partner answered " + status + " without its JSON error body: not the partner's verdict");
         }
         throw new PartnerRejectedException(status, error);
       }
@@ -56,37 +61,38 @@ final class PartnerAnswers {
           "partner refused the API key even after re-reading the secret (401): rotate the secret");
       case 429 -> throw PartnerUnavailableException.rateLimited(
           "partner rate limited the call (429, Retry-After " + retryAfter + ")", retryAfter(retryAfter, answeredAt));
-      default -> throw unknown(answeredAt, "partner answered " + status
+      default -> throw unknown("partner answered " + status
           + ", which does not say that nothing was booked (a gateway may answer while the partner still books)");
     };
   }
 
   /**
    * The answer to {@code GET /v1/shipments?order_id=}: the order's own bookings, oldest first, each once.
-   * A lookup books nothing, so every failure is transient; a shipment of another order is never the
-   * order's. Only a well-formed list with nothing of this order's in it proves the order has no booking:
-   * an entry that names no other order and cannot be read is a booking we cannot record and must not
-   * book again ({@link UnreadableBookingException}), unless a readable one of the order's is listed too.
+   * A lookup books nothing, so every failure is transient. An entry is another order's only when its
+   * {@code order_id} is an order id and not ours in any case; an entry that is not plainly another
+   * order's and cannot be read as ours (its id ours only after case-folding, an id with spaces or
+   * look-alike letters, no id) may be a booking we cannot record and must not book again
+   * ({@link UnreadableBookingException}), unless a readable one of the order's is listed too.
    */
   List<Shipment> lookup(String orderId, int status, String body) {
     if (status != 200) {
-      throw new PartnerUnavailableException("partner answered " + status + " to a lookup", null);
+      throw PartnerUnavailableException.lookupFailed("partner answered " + status + " to a lookup", null);
     }
     JsonNode shipments;
     try {
       shipments = documents.readTree(body).path("shipments");
     } catch (JsonProcessingException e) {
-      throw new PartnerUnavailableException("partner answered a lookup with a body that is not JSON", e);
+      throw PartnerUnavailableException.lookupFailed("partner answered a lookup with a body that is not one JSON document", e);
     }
     if (!shipments.isArray()) {
-      throw new PartnerUnavailableException("partner answered a lookup without a list of shipments", null);
+      throw PartnerUnavailableException.lookupFailed("partner answered a lookup without a list of shipments", null);
     }
     Map<String, Shipment> own = new LinkedHashMap<>();
     List<String> unreadable = new ArrayList<>();
     for (JsonNode entry : shipments) {
       if (!anotherOrders(orderId, entry)) {
         readable(entry).filter(s -> orderId.equals(s.orderId()))
-            .ifPresentOrElse(s -> own.putIfAbsent(s.shipmentId(), s), () -> unreadable.add(defect(entry)));
+            .ifPresentOrElse(s -> own.putIfAbsent(s.shipmentId(), s), () -> unreadable.add(defect(orderId, entry)));
       }
     }
     if (own.isEmpty() && !unreadable.isEmpty()) {
@@ -96,14 +102,17 @@ final class PartnerAnswers {
     return List.copyOf(own.values());
   }
 
-  /** An entry that names another order is no booking of this one; an entry that names no order may be. */
+  /**
+   * An entry that names another order's id is no booking of this one. One whose id is no order id at all,
+   * or ours in another case, names no other order: it may be ours, echoed by a partner that trims or folds.
+   */
   private static boolean anotherOrders(String orderId, JsonNode entry) {
     JsonNode owner = entry.path("order_id");
-    return owner.isTextual() && !owner.asText().isBlank() && !owner.asText().equals(orderId);
+    return owner.isTextual() && OrderMessage.isOrderId(owner.asText()) && !owner.asText().equalsIgnoreCase(orderId);
   }
 
   /** What makes an entry unreadable, told by JSON types only: the entry may hold anything, personal data too. */
-  private static String defect(JsonNode entry) {
+  private static String defect(String orderId, JsonNode entry) {
     if (!entry.isObject()) {
       return "an entry that is " + kind(entry);
     }
@@ -114,6 +123,12 @@ final class PartnerAnswers {
     JsonNode owner = entry.path("order_id");
     if (!owner.isTextual() || owner.asText().isBlank()) {
       return "order_id is " + (owner.isTextual() ? "blank" : kind(owner));
+    }
+    if (!OrderMessage.isOrderId(owner.asText())) {
+      return "order_id is not an order id (spaces or characters beyond A-Z a-z 0-9 _ -)";
+    }
+    if (!owner.asText().equals(orderId)) {
+      return "order_id is this order's in another case";
     }
     return "a field of the wrong type";
   }
@@ -188,7 +203,7 @@ final class PartnerAnswers {
     }
   }
 
-  private static PartnerOutcomeUnknownException unknown(Instant answeredAt, String message) {
-    return new PartnerOutcomeUnknownException(message, null, answeredAt);
+  private static PartnerOutcomeUnknownException unknown(String message) {
+    return new PartnerOutcomeUnknownException(message, null);
   }
 }

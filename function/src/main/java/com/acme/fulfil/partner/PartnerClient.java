@@ -6,9 +6,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.ConnectException;
 import java.net.URI;
-import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,8 +31,8 @@ public final class PartnerClient implements PartnerApi {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
   private static final String API_KEY = "X-Api-Key";
   private static final String REQUEST_ID = "X-Request-Id";
-  /** The W3C header; the partner's contract allows headers it does not name (docs/partner-api.md). */
-  private static final String TRACEPARENT = "traceparent";
+  /** Far above any answer the contract describes (a lookup lists one order's bookings), far below the function's memory. */
+  private static final int MAX_ANSWER_BYTES = 1 << 20;
 
   private final OkHttpClient http;
   private final HttpUrl shipments;
@@ -59,10 +58,12 @@ public final class PartnerClient implements PartnerApi {
    * a broken pooled connection and the partner, which never deduplicates, would book twice (the
    * follow-ups these settings do not reach, {@link PartnerClient} refuses with {@link OneRequestPerCall}). Without
    * that retry, a pooled connection the far end has already closed fails the next call, so idle
-   * connections are dropped well before a load balancer's usual 30-60 s idle timeout.
+   * connections are dropped well before a load balancer's usual 30-60 s idle timeout. Its sockets close
+   * abortively ({@link AbortiveSockets}): a request the try stopped waiting for cannot arrive later.
    */
   public static OkHttpClient httpClient() {
     return new OkHttpClient.Builder()
+        .socketFactory(new AbortiveSockets())
         .connectionPool(new ConnectionPool(10, 15, TimeUnit.SECONDS))
         .connectTimeout(Duration.ofSeconds(5))
         .readTimeout(Duration.ZERO)
@@ -72,24 +73,51 @@ public final class PartnerClient implements PartnerApi {
         .build();
   }
 
+  /**
+   * Books, or throws a {@link PartnerException} and nothing else. It carries a {@link NotBooked} proof
+   * only for the answers the contract lists as "not booked" and for a request that never left; any
+   * other ending (an exception of any type, any other status, any body) is an unknown outcome.
+   */
   @Override
   public Shipment book(ShipmentRequest request, String requestId, Optional<TraceContext> trace, Deadline deadline) {
-    byte[] body;
+    Answer answer;
     try {
-      body = json.writeValueAsBytes(request);
+      RequestBody body = RequestBody.create(json.writeValueAsBytes(request), JSON);
+      answer = exchange(() -> new Request.Builder().url(shipments).post(body), requestId, trace, deadline);
+    } catch (LostExchange lost) {
+      throw lost.mayHaveLeft
+          ? new PartnerOutcomeUnknownException("booking request sent but no answer (" + lost.what() + "): the partner may have booked",
+              lost.getCause())
+          : PartnerUnavailableException.neverSent("booking request never left (" + lost.what() + ")", lost.getCause());
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialise the shipment request", e);
+      throw PartnerUnavailableException.neverSent("cannot serialise the shipment request", e);
     }
-    RequestBody requestBody = RequestBody.create(body, JSON);
-    Answer answer = exchange(() -> new Request.Builder().url(shipments).post(requestBody), requestId, trace, deadline, true);
-    return answers.booking(request.orderId(), answer.status(), answer.body(), answer.retryAfter(), answer.answeredAt());
+    try {
+      return answers.booking(request.orderId(), answer.status(), answer.body(), answer.retryAfter(), answer.answeredAt());
+    } catch (PartnerException classified) {
+      throw classified;
+    } catch (RuntimeException unreadable) {
+      throw new PartnerOutcomeUnknownException("partner answered " + answer.status() + " and the answer could not be read", unreadable);
+    }
   }
 
+  /** Every booking of the order, or a {@link PartnerException} and nothing else. */
   @Override
   public List<Shipment> lookup(String orderId, String requestId, Optional<TraceContext> trace, Deadline deadline) {
     HttpUrl url = shipments.newBuilder().addQueryParameter("order_id", orderId).build();
-    Answer answer = exchange(() -> new Request.Builder().url(url).get(), requestId, trace, deadline, false);
-    return answers.lookup(orderId, answer.status(), answer.body());
+    Answer answer;
+    try {
+      answer = exchange(() -> new Request.Builder().url(url).get(), requestId, trace, deadline);
+    } catch (LostExchange lost) {
+      throw PartnerUnavailableException.lookupFailed("partner unreachable (" + lost.what() + ")", lost.getCause());
+    }
+    try {
+      return answers.lookup(orderId, answer.status(), answer.body());
+    } catch (PartnerException classified) {
+      throw classified;
+    } catch (RuntimeException unreadable) {
+      throw PartnerUnavailableException.lookupFailed("partner answered a lookup that could not be read", unreadable);
+    }
   }
 
   /**
@@ -99,47 +127,67 @@ public final class PartnerClient implements PartnerApi {
   private record Answer(int status, String body, String retryAfter, Instant answeredAt) {}
 
   /**
-   * Sends the request with the current key; on a 401, once more with the key re-read from the secret.
-   * Each request sent is a span of its own in the order's trace.
+   * An exchange that ended without an answer, for any reason, an exception of any type included, and
+   * whether its last request may have reached the network (the requests before it were answered 401).
    */
-  private Answer exchange(Supplier<Request.Builder> request, String requestId, Optional<TraceContext> trace, Deadline deadline,
-      boolean mayBook) {
-    String key = keys.current();
-    for (boolean refreshed = false; ; refreshed = true) {
-      Request.Builder builder = request.get().header(API_KEY, key).header(REQUEST_ID, requestId);
-      trace.ifPresent(order -> builder.header(TRACEPARENT, order.child().traceparent()));
-      Request httpRequest = OneRequestPerCall.ticketed(builder);
-      try (Response response = call(httpRequest, deadline)) {
-        if (response.code() == 401 && !refreshed) {
-          key = keys.refreshAfterRejection(key);
-          continue;
-        }
-        String body = response.body().string();
-        return new Answer(response.code(), body, response.header("Retry-After"), Instant.now());
-      } catch (IOException e) {
-        // Until this moment the request may still have been on its way to the partner.
-        throw lostExchange(e, mayBook, Instant.now());
-      }
+  private static final class LostExchange extends Exception {
+    private final boolean mayHaveLeft;
+
+    LostExchange(Exception cause, boolean mayHaveLeft) {
+      super(cause);
+      this.mayHaveLeft = mayHaveLeft;
     }
+
+    String what() {
+      return getCause() instanceof InterruptedIOException ? "deadline passed" : getCause().getClass().getSimpleName();
+    }
+  }
+
+  /**
+   * Sends the request with the current key; on a 401, once more with the key re-read from the secret.
+   * Each request sent is a span of its own in the order's trace, in W3C's header, which the partner's
+   * contract allows as a header it does not name.
+   */
+  private Answer exchange(Supplier<Request.Builder> request, String requestId, Optional<TraceContext> trace, Deadline deadline)
+      throws LostExchange {
+    Request httpRequest = null;
+    try {
+      String key = keys.current();
+      for (boolean refreshed = false; ; refreshed = true) {
+        Request.Builder builder = request.get().header(API_KEY, key).header(REQUEST_ID, requestId);
+        trace.ifPresent(order -> builder.header(TraceContext.TRACEPARENT, order.child().traceparent()));
+        httpRequest = OneRequestPerCall.ticketed(builder);
+        try (Response response = call(httpRequest, deadline)) {
+          if (response.code() == 401 && !refreshed) {
+            key = keys.refreshAfterRejection(key);
+            // The refused request was answered: only the next one can still be on its way.
+            httpRequest = null;
+            continue;
+          }
+          return new Answer(response.code(), body(response), response.header("Retry-After"), Instant.now());
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      throw new LostExchange(e, httpRequest != null && OneRequestPerCall.mayHaveLeft(httpRequest));
+    }
+  }
+
+  /** The answer's body as text; one larger than any answer the contract describes is none we can read. */
+  private static String body(Response response) throws IOException {
+    byte[] bytes = response.body().byteStream().readNBytes(MAX_ANSWER_BYTES + 1);
+    if (bytes.length > MAX_ANSWER_BYTES) {
+      throw new IOException("answer larger than " + MAX_ANSWER_BYTES + " bytes");
+    }
+    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   private Response call(Request request, Deadline deadline) throws IOException {
     Duration remaining = deadline.remaining();
     if (remaining.isZero()) {
-      throw new PartnerUnavailableException("no time left to call the partner", null);
+      throw new InterruptedIOException("no time left to call the partner");
     }
     Call call = http.newCall(request);
     call.timeout().timeout(remaining.toMillis(), TimeUnit.MILLISECONDS);
     return call.execute();
-  }
-
-  private static PartnerException lostExchange(IOException e, boolean mayBook, Instant stoppedWaitingAt) {
-    boolean neverSent = e instanceof ConnectException || e instanceof UnknownHostException;
-    String what = e instanceof InterruptedIOException ? "deadline passed" : e.getClass().getSimpleName();
-    if (mayBook && !neverSent) {
-      return new PartnerOutcomeUnknownException(
-          "booking request sent but no answer (" + what + "): the partner may have booked", e, stoppedWaitingAt);
-    }
-    return new PartnerUnavailableException("partner unreachable (" + what + ")", e);
   }
 }

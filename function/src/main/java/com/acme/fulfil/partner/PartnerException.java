@@ -1,14 +1,23 @@
 package com.acme.fulfil.partner;
 
+import java.util.Optional;
+
 /**
- * Why a partner call did not produce a booking. Permanent means the same request will never succeed;
- * everything else is worth retrying later.
+ * Why a partner call did not produce a booking: the only exceptions {@link PartnerApi} throws.
+ * Permanent means the same request will never succeed; everything else is worth retrying later.
  */
 public abstract sealed class PartnerException extends RuntimeException
     permits PartnerRejectedException, PartnerUnavailableException, PartnerOutcomeUnknownException, UnreadableBookingException {
+  private final NotBooked notBooked;
 
-  PartnerException(String message, Throwable cause) {
+  PartnerException(String message, Throwable cause, NotBooked notBooked) {
     super(message, cause);
+    this.notBooked = notBooked;
+  }
+
+  /** The proof that the booking request this ended left nothing booked; empty when nothing proves it. */
+  public final Optional<NotBooked> notBooked() {
+    return Optional.ofNullable(notBooked);
   }
 
   public abstract boolean permanent();

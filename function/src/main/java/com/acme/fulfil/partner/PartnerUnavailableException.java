@@ -4,33 +4,40 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Nothing was booked: the partner said so (429, a key refused even after a refresh), the call was a
- * lookup, which never books, or the request never left (connection refused, host unknown). Retry later:
- * after the partner's {@code Retry-After} when it sent one, and not before a person fixed the key when
- * the key was refused.
+ * Nothing booked, retry later: the partner said so (429, a key refused even after a refresh), the
+ * booking request never reached the network, or the call was a lookup, which never books. Retry after
+ * the partner's {@code Retry-After} when it sent one, and not before a person fixed the key when the
+ * key was refused.
  */
 public final class PartnerUnavailableException extends PartnerException {
   private final Optional<Duration> retryAfter;
   private final boolean needsAPerson;
 
-  PartnerUnavailableException(String message, Throwable cause) {
-    this(message, cause, Optional.empty(), false);
-  }
-
-  private PartnerUnavailableException(String message, Throwable cause, Optional<Duration> retryAfter, boolean needsAPerson) {
-    super(message, cause);
+  private PartnerUnavailableException(String message, Throwable cause, NotBooked notBooked, Optional<Duration> retryAfter,
+      boolean needsAPerson) {
+    super(message, cause, notBooked);
     this.retryAfter = retryAfter;
     this.needsAPerson = needsAPerson;
   }
 
+  /** A lookup that failed: it books nothing, so it needs no proof of that. */
+  static PartnerUnavailableException lookupFailed(String message, Throwable cause) {
+    return new PartnerUnavailableException(message, cause, null, Optional.empty(), false);
+  }
+
+  /** A request that provably never reached the network: nothing can have been booked by it. */
+  static PartnerUnavailableException neverSent(String message, Throwable cause) {
+    return new PartnerUnavailableException(message, cause, new NotBooked("the request never left"), Optional.empty(), false);
+  }
+
   /** A 429: the partner asked for {@code retryAfter}, when its header could be read. */
   static PartnerUnavailableException rateLimited(String message, Optional<Duration> retryAfter) {
-    return new PartnerUnavailableException(message, null, retryAfter, false);
+    return new PartnerUnavailableException(message, null, new NotBooked("429"), retryAfter, false);
   }
 
   /** The key was refused again after it was re-read from the secret: retrying soon only burns receives. */
   static PartnerUnavailableException keyRefused(String message) {
-    return new PartnerUnavailableException(message, null, Optional.empty(), true);
+    return new PartnerUnavailableException(message, null, new NotBooked("401 after the key was re-read"), Optional.empty(), true);
   }
 
   /** How long the partner asked the caller to wait ({@code Retry-After} on a 429). */

@@ -113,7 +113,7 @@ class BookingProtocolModelTest {
 
     Run(Chooser choices, int number, DynamoDbClient dynamoDb) {
       this.choices = choices;
-      this.orderId = "ORD-MODEL-" + number + "-" + System.nanoTime();
+      this.orderId = "ORD-model-" + number + "-" + System.nanoTime();
       this.partner = new ScriptedPartner(new ScriptedPartner.Script() {
         @Override
         public int choose(String what, List<String> options) {
@@ -134,7 +134,8 @@ class BookingProtocolModelTest {
         // A lookup listing another order's shipment is judged the same at any interleaving
         // (PartnerAnswers keeps the order's own, FulfilOrderHandlerTest proves it): exploring it at
         // every lookup would double the runs. OrderLifeModelTest's walks include it.
-      }, CONTRACT_MAXIMUM, EnumSet.of(ScriptedPartner.LookupAnswer.OK_200, ScriptedPartner.LookupAnswer.UNAVAILABLE_503));
+      }, CONTRACT_MAXIMUM, EnumSet.of(ScriptedPartner.LookupAnswer.OK_200, ScriptedPartner.LookupAnswer.UNAVAILABLE_503,
+          ScriptedPartner.LookupAnswer.OK_200_ECHOED_IN_CAPITALS));
       this.interleaving = new Interleaving(choices, trace, 1, () -> partner.hasLateBooking()
           ? List.of(new Interleaving.Move("the late booking lands", partner::landLateBookings)) : List.of(),
           name -> false, 1);

@@ -6,6 +6,8 @@ import com.amazonaws.services.dynamodbv2.local.embedded.DynamoDBEmbedded;
 import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
 import com.acme.fulfil.timing.OrderRecordLayout;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -100,7 +102,7 @@ class OrderRecordsTest {
   @Test
   void aBookedOrderIsFoundBookedAndEachDeliveryThatFindsItKeepsTheRecordAliveForTheMessagesLife() {
     OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)));
-    records.beforeBookingRequest(claim);
+    assertThat(records.beforeBookingRequest(claim)).isPresent();
     Booking booking = new Booking(orderId, "SHP-1", "TRK-1", "Evri", "https://label", Booking.Source.BOOKED, "try-1");
     records.complete(claim, booking);
     clock.advance(Duration.ofDays(10));
@@ -119,7 +121,7 @@ class OrderRecordsTest {
   void aFailedTryFreesTheOrderAtOnceAndLeavesItsReason() {
     OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)));
 
-    records.release(claim, "failed", "PartnerUnavailableException: 503 before booking", null);
+    records.release(claim, "failed", "PartnerUnavailableException: 503 before booking");
 
     Map<String, AttributeValue> item = item();
     assertThat(item.get("last_outcome").s()).isEqualTo("failed");
@@ -132,14 +134,44 @@ class OrderRecordsTest {
   @Test
   void anUnansweredBookingHoldsTheOrderUntilThePartnerCanNoLongerBookForIt() {
     OrderRecords.Claim claim = (OrderRecords.Claim) records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)));
-    Instant sentAt = clock.instant().plusSeconds(3);
+    OrderRecords.BookingRequestOut request = records.beforeBookingRequest(claim).orElseThrow();
     clock.advance(Duration.ofSeconds(4));
-    records.release(claim, "outcome_unknown", "connection closed", sentAt);
+    Instant stoppedWaiting = clock.instant();
 
-    clock.set(sentAt.plus(HOLD).minusMillis(1));
-    assertThat(records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.HeldElsewhere.class);
-    clock.set(sentAt.plus(HOLD).plusMillis(1));
+    assertThat(records.hold(request, "outcome_unknown", "connection closed")).isEqualTo(stoppedWaiting.plus(HOLD));
+
+    clock.set(stoppedWaiting.plus(HOLD).minusMillis(1));
+    assertThat(records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300))))
+        .isEqualTo(new OrderRecords.HeldElsewhere(stoppedWaiting.plus(HOLD)));
+    clock.set(stoppedWaiting.plus(HOLD).plusMillis(1));
     assertThat(records.claim(orderId, "try-" + UUID.randomUUID(), until(clock.instant().plusSeconds(300)))).isInstanceOf(OrderRecords.Claim.class);
+  }
+
+  /**
+   * DynamoDB applied the claim and its answer was lost; the SDK sent the same request again, which now
+   * fails its condition against the try's own claim. The try holds the order: it must know it.
+   */
+  @Test
+  void aClaimSentAgainAfterItsAnswerWasLostIsThisTrysOwn() {
+    DynamoDbClient answerLostOnce = (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(),
+        new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
+          try {
+            if (method.getName().equals("updateItem")) {
+              method.invoke(dynamoDb, args);
+            }
+            return method.invoke(dynamoDb, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    OrderRecords resending = new OrderRecords(answerLostOnce, TABLE, FUNCTION, HOLD, LIFETIME, new ObjectMapper(), clock);
+    Instant invocationEnd = clock.instant().plusSeconds(300);
+
+    assertThat(resending.claim(orderId, "try-1", until(invocationEnd)))
+        .isEqualTo(new OrderRecords.Claim(orderId, OrderRecordLayout.keyOf(FUNCTION, orderId), "try-1", invocationEnd.plus(HOLD)));
+    assertThat(item().get("tries").n()).as("one try, counted once").isEqualTo("1");
+    assertThat(records.claim(orderId, "try-2", until(invocationEnd))).as("and no other try holds it")
+        .isInstanceOf(OrderRecords.HeldElsewhere.class);
   }
 
   @Test
@@ -149,11 +181,11 @@ class OrderRecordsTest {
     Instant takerEnd = clock.instant().plusSeconds(300);
     OrderRecords.Claim taker = (OrderRecords.Claim) records.claim(orderId, "try-" + UUID.randomUUID(), until(takerEnd));
 
-    assertThat(records.beforeBookingRequest(late)).as("the late try may not send its booking request").isFalse();
-    records.release(late, "failed", "late", null);
+    assertThat(records.beforeBookingRequest(late)).as("the late try may not send its booking request").isEmpty();
+    records.release(late, "failed", "late");
 
     assertThat(item().get("in_progress_expiration").n()).isEqualTo(Long.toString(takerEnd.plus(HOLD).toEpochMilli()));
-    assertThat(records.beforeBookingRequest(taker)).isTrue();
+    assertThat(records.beforeBookingRequest(taker)).isPresent();
   }
 
   /** Found by OrderLifeModelTest: two tries of one batch share their invocation's end to the millisecond. */
@@ -164,9 +196,9 @@ class OrderRecordsTest {
     dynamoDb.deleteItem(r -> r.tableName(TABLE).key(Map.of("id", AttributeValue.fromS(first.key()))));
     OrderRecords.Claim second = (OrderRecords.Claim) records.claim(orderId, "try-2", until(end));
 
-    assertThat(records.beforeBookingRequest(first)).as("the try whose claim vanished may not send").isFalse();
-    records.release(first, "failed", "its claim vanished", null);
-    assertThat(records.beforeBookingRequest(second)).isTrue();
+    assertThat(records.beforeBookingRequest(first)).as("the try whose claim vanished may not send").isEmpty();
+    records.release(first, "failed", "its claim vanished");
+    assertThat(records.beforeBookingRequest(second)).isPresent();
     assertThat(item().get("held_by").s()).isEqualTo("try-2");
   }
 

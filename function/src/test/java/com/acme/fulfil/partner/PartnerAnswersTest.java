@@ -51,11 +51,16 @@ class PartnerAnswersTest {
     switch (meaning) {
       case "booked" -> assertThat(answers.booking(ORDER, status, answer, null, ANSWERED).shipmentId()).isEqualTo("SHP-1");
       case "permanent" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, null, ANSWERED))
-          .isInstanceOfSatisfying(PartnerRejectedException.class, e -> assertThat(e.permanent()).isTrue());
+          .isInstanceOfSatisfying(PartnerRejectedException.class, e -> {
+            assertThat(e.permanent()).isTrue();
+            assertThat(e.notBooked()).as("the contract lists it as not booked").isPresent();
+          });
       case "transient" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, "7", ANSWERED))
-          .isInstanceOf(PartnerUnavailableException.class);
+          .isInstanceOfSatisfying(PartnerUnavailableException.class,
+              e -> assertThat(e.notBooked()).as("the contract lists it as not booked").isPresent());
       case "unknown" -> assertThatThrownBy(() -> answers.booking(ORDER, status, answer, null, ANSWERED))
-          .isInstanceOfSatisfying(PartnerOutcomeUnknownException.class, e -> assertThat(e.receivableUntil()).isEqualTo(ANSWERED));
+          .isInstanceOfSatisfying(PartnerOutcomeUnknownException.class,
+              e -> assertThat(e.notBooked()).as("nothing proves it booked nothing").isEmpty());
       default -> throw new IllegalArgumentException(meaning);
     }
   }
@@ -75,6 +80,14 @@ class PartnerAnswersTest {
       "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD-2\"},{}]} | unreadable",
       "200 | {\"shipments\":[7]} | unreadable",
       "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD-2\"},{\"shipment_id\":9,\"order_id\":\"ORD-2\"}]} | 0",
+      "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"order_id\":\"ord-1\"}]} | unreadable",
+      "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD-1 \"}]} | unreadable",
+      "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"order_id\":\" ORD-1\"}]} | unreadable",
+      "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"order_id\":\"\u041eRD-1\"}]} | unreadable",
+      "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD\u20111\"}]} | unreadable",
+      "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"order_id\":\"ORD-2\"},{\"shipment_id\":\"SHP-8\",\"order_id\":\"Ord-1\"}]} | unreadable",
+      "200 | {\"shipments\":[BOOKING],\"shipments\":[]} | transient",
+      "200 | {\"shipments\":[{\"shipment_id\":\"SHP-9\",\"shipment_id\":\"SHP-1\",\"order_id\":\"ORD-1\"}]} | transient",
       "200 | {\"shipments\":null} | transient",
       "200 | [] | transient",
       "200 | {} | transient",

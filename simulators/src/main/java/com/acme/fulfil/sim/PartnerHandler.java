@@ -194,6 +194,11 @@ final class PartnerHandler implements HttpHandler {
       }
       case Reaction.Rejected(var status, var error, var message) -> reply.send(exchange, status, error(error, message));
       case Reaction.Answer(var status, var body) -> reply.sendAsIs(exchange, status, body);
+      case Reaction.Garbled(var status) -> {
+        // The JDK server writes the code as given: "HTTP/1.1 -7".
+        exchange.sendResponseHeaders(status, -1);
+        exchange.close();
+      }
       case Reaction.Listing listing -> reply.send(exchange, 400, error("invalid_request", "a listing answers only a lookup of an order"));
       case Reaction.AnotherOrdersShipment() -> reply.send(exchange, 200, Map.of("shipments", List.of(Map.of(
           "shipment_id", "SHP-OF-ANOTHER-ORDER", "order_id", "ORD-ANOTHER-ORDER", "courier", "DPD",

@@ -14,7 +14,7 @@ import java.util.Objects;
 public sealed interface Reaction {
 
   /** A reaction that books nothing; the only kind a lookup can be scripted with. */
-  sealed interface Fault extends Reaction permits Hang, Drop, ServerError, RateLimited, Rejected, AnotherOrdersShipment, Answer, Listing {}
+  sealed interface Fault extends Reaction permits Hang, Drop, ServerError, RateLimited, Rejected, AnotherOrdersShipment, Answer, Listing, Garbled {}
 
   /** Books after {@code delay} and answers 201: the "answer after the caller gave up" case. */
   record BookAfter(Duration delay) implements Reaction {
@@ -72,6 +72,18 @@ public sealed interface Reaction {
 
     public Listing {
       extras = java.util.List.copyOf(extras);
+    }
+  }
+
+  /**
+   * Books nothing and answers a status line no HTTP client can read, its code negative: what a gateway
+   * gone wrong may send, and what the client's library refuses with an exception of its own.
+   */
+  record Garbled(int status) implements Fault {
+    public Garbled {
+      if (status >= 0) {
+        throw new IllegalArgumentException("a garbled status line carries a negative code, got " + status);
+      }
     }
   }
 

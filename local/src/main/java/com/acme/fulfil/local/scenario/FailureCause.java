@@ -45,7 +45,7 @@ public enum FailureCause {
     if (reason.contains("PartnerOutcomeUnknownException")) {
       return OUTCOME_UNKNOWN;
     }
-    if (!reason.contains("PartnerUnavailableException")) {
+    if (!reason.contains("PartnerUnavailableException") || reason.contains("SecretUnavailableException")) {
       return OTHER;
     }
     if (reason.contains("(429")) {

@@ -1,0 +1,21 @@
+package com.acme.fulfil.booking;
+
+import java.time.Instant;
+
+/**
+ * A booking request may have left and nothing proves it booked nothing: the order stays locked until
+ * {@link #heldUntil()}, when the partner can no longer be carrying it out, and the next try looks it up
+ * before it books. The cause is how the request ended.
+ */
+public final class BookingUnconfirmedException extends RuntimeException {
+  private final transient Instant heldUntil;
+
+  BookingUnconfirmedException(Instant heldUntil, RuntimeException ending) {
+    super("the booking request may have been carried out; the order is held until " + heldUntil, ending);
+    this.heldUntil = heldUntil;
+  }
+
+  public Instant heldUntil() {
+    return heldUntil;
+  }
+}
