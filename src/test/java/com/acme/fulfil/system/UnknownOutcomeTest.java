@@ -9,12 +9,14 @@ import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.system.harness.Await;
 import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
+import com.acme.fulfil.system.harness.IdempotencyRecords;
 import com.acme.fulfil.system.harness.Orders;
 import com.acme.fulfil.timing.TimingBudget;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -116,22 +118,25 @@ class UnknownOutcomeTest {
         .start()) {
       String orderId = Orders.newId("ORD-GARBLED");
       // Half the contract's 300 s: well inside it, and long after the second message's try looks the order up.
-      held.partner().script().forOrder(orderId, 1, new Reaction.LateBooking(new Reaction.Garbled(-7),
+      held.partner().script().forOrder(orderId, 1, new Reaction.LateBooking(new Reaction.Garbled(-77),
           scale.toLocal(PARTNER_SLOWEST).dividedBy(2)));
       String first = held.send(Orders.body(orderId));
       Await.until(scale.toLocal(PARTNER_SLOWEST).multipliedBy(2), () -> held.invocations().unsuccessfulTries(first) > 0);
-      assertThat(held.record(orderId)).as("the first try's story on the order's record").hasValueSatisfying(record -> {
-        assertThat(record.lastOutcome()).contains("outcome_unknown");
-        assertThat(record.lastReason()).hasValueSatisfying(reason -> assertThat(reason).contains("may have booked"));
-      });
+      Optional<IdempotencyRecords.Record> firstTry = held.record(orderId);
 
       String second = held.send(Orders.body(orderId));
       held.awaitDeleted(List.of(first, second), held.queues().settings().visibilityTimeout().multipliedBy(3));
 
-      assertThat(held.partner().bookingsFor(orderId)).as("couriers booked for the order").hasSize(1);
-      assertThat(held.records().completed(orderId)).as("the late booking, adopted")
+      SoftAssertions softly = new SoftAssertions();
+      softly.assertThat(firstTry).as("the first try's story on the order's record").hasValueSatisfying(record -> {
+        assertThat(record.lastOutcome()).contains("outcome_unknown");
+        assertThat(record.lastReason()).hasValueSatisfying(reason -> assertThat(reason).contains("may have booked"));
+      });
+      softly.assertThat(held.partner().bookingsFor(orderId)).as("couriers booked for the order").hasSize(1);
+      softly.assertThat(held.records().completed(orderId)).as("the late booking, adopted")
           .hasValueSatisfying(record -> assertThat(record.shipmentId())
               .contains(held.partner().bookingsFor(orderId).getFirst().shipmentId()));
+      softly.assertAll();
     }
   }
 }

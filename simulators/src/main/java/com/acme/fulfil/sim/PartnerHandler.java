@@ -195,7 +195,7 @@ final class PartnerHandler implements HttpHandler {
       case Reaction.Rejected(var status, var error, var message) -> reply.send(exchange, status, error(error, message));
       case Reaction.Answer(var status, var body) -> reply.sendAsIs(exchange, status, body);
       case Reaction.Garbled(var status) -> {
-        // The JDK server writes the code as given: "HTTP/1.1 -7".
+        // The JDK server writes the code as given: "HTTP/1.1 -77".
         exchange.sendResponseHeaders(status, -1);
         exchange.close();
       }
