@@ -81,6 +81,9 @@ class UnreadableBookingTest {
       List<JsonNode> lines = FunctionLogLines.where("order_id", orderId);
       softly.assertThat(lines).as(orderId + ": a log line on-call can find by the order id")
           .anySatisfy(line -> assertThat(line.path("message").asText()).contains("cannot be read"));
+      softly.assertThat(lines).as(orderId + ": a transient failure, retried after the backoff, not taken for a bug of ours")
+          .anySatisfy(line -> assertThat(line.path("message").asText()).contains("returns after a backoff"))
+          .noneSatisfy(line -> assertThat(line.path("level").asText()).isEqualTo("ERROR"));
       softly.assertThat(lines).as(orderId + ": no personal data in its lines")
           .noneSatisfy(line -> assertThat(line.toString()).contains("Test Customer"));
     });
