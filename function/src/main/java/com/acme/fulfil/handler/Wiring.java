@@ -17,7 +17,6 @@ import com.acme.fulfil.snapstart.SnapStartPriming;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.security.SecureRandom;
 import java.time.Clock;
-import okhttp3.OkHttpClient;
 import org.crac.Core;
 import software.amazon.cloudwatchlogs.emf.config.Configuration;
 import software.amazon.cloudwatchlogs.emf.config.EnvironmentConfigurationProvider;
@@ -40,14 +39,13 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters dea
     FulfilmentMetrics metrics = metricsFor(config);
     OrderRecords records = new OrderRecords(aws.dynamoDb(), config.idempotencyTable(), config.functionName(),
         config.lateBookingHold(), config.idempotencyTtl(), json, Clock.systemUTC());
-    OkHttpClient http = PartnerClient.httpClient();
-    PartnerClient partner = new PartnerClient(http, config.partnerBaseUrl(),
+    PartnerClient partner = new PartnerClient(PartnerClient.httpClient(), config.partnerBaseUrl(),
         new ApiKeySource(aws.secretsManager(), config.apiKeySecretId()), json);
     OnceOnlyBooking booking = new OnceOnlyBooking(records, partner, metrics);
     OrderParser parser = new OrderParser(json);
     MessageReturns returns = new MessageReturns(aws.sqs()::getValue, Clock.systemUTC());
-    SnapStartPriming priming = new SnapStartPriming(parser, records, http, json, aws.secretsManager(), returns,
-        aws.loopback(), config.partnerBaseUrl());
+    SnapStartPriming priming = new SnapStartPriming(parser, json, aws.dynamoDb(), config.idempotencyTable(),
+        config.functionName(), config.partnerBaseUrl());
     // A no-op where the JVM has no CRaC (local runs, tests); in Lambda, SnapStart calls it before the snapshot.
     Core.getGlobalContext().register(priming);
     return new Wiring(config, new OrderFulfilment(parser, booking, metrics, config.maxReceiveCount()),
