@@ -158,14 +158,14 @@ public final class PartnerClient implements PartnerApi {
         trace.ifPresent(order -> builder.header(TraceContext.TRACEPARENT, order.child().traceparent()));
         httpRequest = OneRequestPerCall.ticketed(builder);
         try (Response response = call(httpRequest, deadline)) {
-          if (response.code() == 401 && !refreshed) {
-            key = keys.refreshAfterRejection(key);
-            // The refused request was answered: only the next one can still be on its way.
-            httpRequest = null;
-            continue;
+          if (response.code() != 401 || refreshed) {
+            return new Answer(response.code(), body(response), response.header("Retry-After"), Instant.now());
           }
-          return new Answer(response.code(), body(response), response.header("Retry-After"), Instant.now());
+          key = keys.refreshAfterRejection(key);
         }
+        // The refused request was answered and its answer let go: only the next one can still be on its way. Not
+        // before: closing an answer OkHttp cannot skip (a negative Content-Length) throws, and the 401 proves nothing.
+        httpRequest = null;
       }
     } catch (IOException | RuntimeException e) {
       throw new LostExchange(e, httpRequest != null && OneRequestPerCall.mayHaveLeft(httpRequest));
