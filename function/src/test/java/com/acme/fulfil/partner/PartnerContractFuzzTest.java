@@ -27,9 +27,10 @@ import okhttp3.OkHttpClient;
 /**
  * The partner's contract, fuzzed: a raw loopback partner answers the real {@link PartnerClient}'s
  * lookup and booking with generated answers (any status, headers that invite a follow-up, bodies
- * valid, truncated, wrongly typed, with trailing bytes, listing foreign, duplicate or unreadable
- * shipments, the connection closed at any byte), and each try does what a try of the function does:
- * look up, and book only when the lookup proved there is nothing to find.
+ * valid, truncated, wrongly typed, with trailing bytes or a key twice, listing foreign, duplicate or
+ * unreadable shipments or the order's id spelled otherwise, the connection closed at any byte), and
+ * each try does what a try of the function does: look up, and book only when the lookup proved there is
+ * nothing to find.
  *
  * <p>Invariants: a call puts one request on the wire (two after a 401: the key re-read); a booking
  * request leaves only after a well-formed lookup that listed nothing of the order's; each answer is
