@@ -235,6 +235,24 @@ public final class PartnerAnswerGenerators {
   /** A body and, when it is a well-formed document, the entries it was made of. */
   record Body(String text, Optional<List<Entry>> entries) {}
 
+  /**
+   * An answer the fuzzed partner puts on the wire, and what the client may make of it: PartnerContractFuzzTest
+   * plays a try with any two of them, a lookup's and a booking's.
+   */
+  interface FuzzedAnswer {
+    /** The bytes on the wire, and whether the partner closes the connection after them. */
+    WireAnswer wire();
+
+    /** One request; two after a 401, the client's own second call with the key re-read. */
+    int requestsAllowed();
+
+    /** Whether this answer, to a lookup, may prove the order has no booking: only then may a booking request leave. */
+    boolean provesNothingBooked();
+
+    /** Fails unless {@code result} (shipments, or the one booked) or {@code thrown} is what the client may make of this answer. */
+    void check(List<Shipment> result, Throwable thrown);
+  }
+
   /** What the client must make of an answer: a failure of exactly this class, or these shipments. */
   record Expected(Optional<Class<? extends PartnerException>> failure, List<String> shipmentIds) {
     static Expected failure(Class<? extends PartnerException> failure) {
@@ -253,9 +271,11 @@ public final class PartnerAnswerGenerators {
   }
 
   /** One generated answer: its status line, headers and body, cut at a fraction of its bytes, or whole. */
-  public record GeneratedAnswer(int status, List<String> headers, String body, Optional<Double> cut, Expected expected) {
+  public record GeneratedAnswer(int status, List<String> headers, String body, Optional<Double> cut, Expected expected)
+      implements FuzzedAnswer {
     /** The bytes on the wire. After a 1xx, a cut or {@code Connection: close} the partner closes the connection. */
-    WireAnswer wire() {
+    @Override
+    public WireAnswer wire() {
       StringBuilder head = new StringBuilder("HTTP/1.1 ").append(status).append(" Fuzzed\r\n");
       headers.forEach(header -> head.append(header).append("\r\n"));
       byte[] content = body.getBytes(StandardCharsets.UTF_8);
@@ -269,17 +289,18 @@ public final class PartnerAnswerGenerators {
       return new WireAnswer(sent, cut.isPresent() || informational || headers.contains("Connection: close"));
     }
 
-    /** One request; two after a 401, the client's own second call with the key re-read. */
-    int requestsAllowed() {
+    @Override
+    public int requestsAllowed() {
       return status == 401 ? 2 : 1;
     }
 
-    /** Whether this answer, to a lookup, proves the order has no booking. */
-    boolean provesNothingBooked() {
+    @Override
+    public boolean provesNothingBooked() {
       return expected.failure().isEmpty() && expected.shipmentIds().isEmpty();
     }
 
-    void check(List<Shipment> result, Throwable thrown) {
+    @Override
+    public void check(List<Shipment> result, Throwable thrown) {
       expected.check(result, thrown, this);
     }
 
