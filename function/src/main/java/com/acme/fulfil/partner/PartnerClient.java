@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.ProtocolException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
 import okhttp3.HttpUrl;
@@ -33,6 +35,8 @@ public final class PartnerClient implements PartnerApi {
   private static final String REQUEST_ID = "X-Request-Id";
   /** Far above any answer the contract describes (a lookup lists one order's bookings), far below the function's memory. */
   private static final int MAX_ANSWER_BYTES = 1 << 20;
+  /** A Content-Length as HTTP has one: decimal digits, as many as a long holds. */
+  private static final Pattern CONTENT_LENGTH = Pattern.compile("[0-9]{1,18}");
 
   private final OkHttpClient http;
   private final HttpUrl shipments;
@@ -158,17 +162,31 @@ public final class PartnerClient implements PartnerApi {
         trace.ifPresent(order -> builder.header(TraceContext.TRACEPARENT, order.child().traceparent()));
         httpRequest = OneRequestPerCall.ticketed(builder);
         try (Response response = call(httpRequest, deadline)) {
-          if (response.code() == 401 && !refreshed) {
-            key = keys.refreshAfterRejection(key);
-            // The refused request was answered: only the next one can still be on its way.
-            httpRequest = null;
-            continue;
+          requireFraming(response);
+          if (response.code() != 401 || refreshed) {
+            return new Answer(response.code(), body(response), response.header("Retry-After"), Instant.now());
           }
-          return new Answer(response.code(), body(response), response.header("Retry-After"), Instant.now());
+          key = keys.refreshAfterRejection(key);
         }
+        // The refused request was answered and its answer let go: only the next one can still be on its way. Not
+        // before: closing an answer OkHttp cannot skip (a negative Content-Length) throws, and the 401 proves nothing.
+        httpRequest = null;
       }
     } catch (IOException | RuntimeException e) {
       throw new LostExchange(e, httpRequest != null && OneRequestPerCall.mayHaveLeft(httpRequest));
+    }
+  }
+
+  /**
+   * RFC 9112 (section 6.3): a Content-Length that is not one decimal number (negative, a word, two that
+   * disagree) makes the answer's framing invalid, an error its reader must not recover from. OkHttp
+   * reads the body of a length it cannot parse to the connection's end and takes the last of two
+   * lengths, so what it hands on, status and body, proves nothing.
+   */
+  private static void requireFraming(Response response) throws ProtocolException {
+    List<String> lengths = response.headers("Content-Length");
+    if (lengths.stream().distinct().count() > 1 || !lengths.stream().allMatch(length -> CONTENT_LENGTH.matcher(length).matches())) {
+      throw new ProtocolException("answer framed by an invalid Content-Length " + lengths);
     }
   }
 

@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -35,7 +37,7 @@ public final class PartnerAnswerGenerators {
     FOREIGN
   }
 
-  /** A list entry: its JSON, with {@link Reaction.Listing#ORDER_ID} for the order looked up. */
+  /** A list entry: its JSON, with {@link Reaction.Listing#ORDER_ID} for the order looked up ({@link #spellings} spell ORDER itself). */
   public record Entry(String json, Kind kind, Optional<String> shipmentId) {}
 
   /** Entries that claim no booking of the order that is not there: foreign ones, and the order's unreadable ones. */
@@ -52,6 +54,11 @@ public final class PartnerAnswerGenerators {
         "{\"shipment_id\":\"SHP-Q\",\"order_id\":null}",
         "{\"shipment_id\":\"SHP-Q\",\"order_id\":7}",
         "{\"shipment_id\":\"SHP-Q\",\"order_id\":\"\"}",
+        // The order's id with a space, a tab or a non-breaking space around it: a partner that pads may be echoing ours.
+        "{\"shipment_id\":\"SHP-Q\",\"order_id\":\" " + OWN + "\",\"courier\":\"DPD\"}",
+        "{\"shipment_id\":\"SHP-Q\",\"order_id\":\"" + OWN + " \",\"courier\":\"DPD\"}",
+        "{\"shipment_id\":\"SHP-Q\",\"order_id\":\"\\t" + OWN + "\",\"courier\":\"DPD\"}",
+        "{\"shipment_id\":\"SHP-Q\",\"order_id\":\"" + OWN + "\\u00a0\",\"courier\":\"DPD\"}",
         "{}", "7", "\"SHP-Q\"", "null", "[]", "true")
         .map(json -> new Entry(json, Kind.OWN_UNREADABLE, Optional.empty()));
     Arbitrary<Entry> foreign = Arbitraries.of(
@@ -73,6 +80,52 @@ public final class PartnerAnswerGenerators {
         .map(json -> new Entry(json, Kind.OWN, Optional.of("SHP-" + n))));
   }
 
+  /**
+   * {@link #ORDER}'s id as a partner might echo it, in a booking: written with a JSON escape it is the
+   * order's own id (a booking of the order); in another case, with look-alike letters (Cyrillic О, Greek
+   * Ο, full-width letters), a non-breaking hyphen or a zero-width space it names no other order, and may
+   * be the order's id, folded or transliterated on the way. Made from ORDER, not from {@link
+   * Reaction.Listing#ORDER_ID}: the system test's order ids are not known when its answers are generated.
+   */
+  static Arbitrary<Entry> spellings() {
+    String escaped = String.format("\\u%04X", (int) ORDER.charAt(0)) + ORDER.substring(1);
+    Arbitrary<Entry> ours = Arbitraries.just(new Entry(spelledBooking(escaped), Kind.OWN, Optional.of("SHP-1")));
+    Arbitrary<Entry> mayBeOurs = Arbitraries.of(
+            ORDER.toLowerCase(Locale.ROOT),
+            ORDER.charAt(0) + ORDER.substring(1).toLowerCase(Locale.ROOT),
+            ORDER.replace('O', '\u041E'),
+            ORDER.replace('O', '\u039F'),
+            ORDER.replace('-', '\u2011'),
+            ORDER.chars().mapToObj(c -> String.valueOf((char) (c + 0xFEE0))).collect(Collectors.joining()),
+            ORDER + "\u200B")
+        .map(spelling -> new Entry(spelledBooking(spelling), Kind.OWN_UNREADABLE, Optional.empty()));
+    return Arbitraries.oneOf(ours, mayBeOurs);
+  }
+
+  private static String spelledBooking(String orderId) {
+    return "{\"shipment_id\":\"SHP-1\",\"order_id\":\"" + orderId + "\",\"courier\":\"DPD\",\"tracking_number\":\"T1\","
+        + "\"label_url\":\"https://l/1.pdf\"}";
+  }
+
+  /**
+   * A document with a key twice: a second {@code shipments} list after the first (empty after the
+   * order's booking, or the other way round), or an entry whose {@code shipment_id} or {@code order_id}
+   * is given twice. Whichever value a reader keeps, such a document proves nothing.
+   */
+  private static Arbitrary<String> keyTwice(Arbitrary<List<Entry>> lists) {
+    Arbitrary<String> listsTwice = lists.flatMap(entries -> Arbitraries.of(
+        "{\"shipments\":" + list(entries) + ",\"shipments\":[]}",
+        "{\"shipments\":[],\"shipments\":" + list(entries) + "}"));
+    Arbitrary<String> entryFieldTwice = ownBookings().flatMap(entry -> fieldTwice(entry.json().replace(OWN, ORDER)))
+        .map(entry -> "{\"shipments\":[" + entry + "]}");
+    return Arbitraries.oneOf(listsTwice, entryFieldTwice);
+  }
+
+  /** A booking with its {@code shipment_id} or its {@code order_id} given twice (each of {@link #ownBookings} has both). */
+  private static Arbitrary<String> fieldTwice(String booking) {
+    return Arbitraries.of("\"shipment_id\":\"SHP-9\",", "\"order_id\":\"ORD-OTHER\",").map(first -> "{" + first + booking.substring(1));
+  }
+
   /** Bodies that are no well-formed JSON document of any shape the contract names. */
   public static Arbitrary<String> broken() {
     return Arbitraries.of("", "null", "[]", "{}", "<html><body>Bad Gateway</body></html>", "{\"shipments\":null}",
@@ -81,7 +134,7 @@ public final class PartnerAnswerGenerators {
 
   /** A lookup's answer, with what it means. */
   public static Arbitrary<GeneratedAnswer> lookupAnswers() {
-    Arbitrary<List<Entry>> lists = Arbitraries.oneOf(extras(), ownBookings()).list().ofMaxSize(4);
+    Arbitrary<List<Entry>> lists = Arbitraries.oneOf(extras(), spellings(), ownBookings()).list().ofMaxSize(4);
     Arbitrary<Body> wellFormed = lists.map(entries -> new Body(listing(entries), Optional.of(entries)));
     Arbitrary<Body> cutShort = lists.filter(entries -> !entries.isEmpty()).flatMap(entries -> {
       String whole = listing(entries);
@@ -90,7 +143,8 @@ public final class PartnerAnswerGenerators {
     Arbitrary<Body> bodies = Arbitraries.frequencyOf(
         net.jqwik.api.Tuple.of(6, wellFormed),
         net.jqwik.api.Tuple.of(1, cutShort),
-        net.jqwik.api.Tuple.of(2, broken().map(text -> new Body(text, Optional.empty()))));
+        net.jqwik.api.Tuple.of(2, broken().map(text -> new Body(text, Optional.empty()))),
+        net.jqwik.api.Tuple.of(1, keyTwice(lists).map(text -> new Body(text, Optional.empty()))));
     return answers(Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(6, Arbitraries.just(200)), net.jqwik.api.Tuple.of(4, statuses())),
         bodies, PartnerAnswerGenerators::lookupMeaning);
   }
@@ -98,10 +152,11 @@ public final class PartnerAnswerGenerators {
   /** A booking's answer, with what it means. */
   public static Arbitrary<GeneratedAnswer> bookingAnswers() {
     Arbitrary<Body> booking = ownBookings().map(entry -> new Body(entry.json().replace(OWN, ORDER), Optional.of(List.of(entry))));
-    Arbitrary<Body> other = extras().map(entry -> new Body(entry.json().replace(OWN, ORDER), Optional.of(List.of(entry))));
+    Arbitrary<Body> other = Arbitraries.oneOf(extras(), spellings()).map(entry -> new Body(entry.json().replace(OWN, ORDER), Optional.of(List.of(entry))));
     Arbitrary<Body> errors = partnersErrors().map(error -> new Body(error, Optional.empty()));
     Arbitrary<Body> bodies = Arbitraries.oneOf(booking, other, errors, broken().map(text -> new Body(text, Optional.empty())),
-        booking.map(body -> new Body(body.text() + "x", Optional.empty())));
+        booking.map(body -> new Body(body.text() + "x", Optional.empty())),
+        booking.flatMap(body -> fieldTwice(body.text())).map(text -> new Body(text, Optional.empty())));
     return answers(Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(3, Arbitraries.of(201, 400, 422, 413, 415, 401, 429, 503)),
         net.jqwik.api.Tuple.of(2, statuses())), bodies, PartnerAnswerGenerators::bookingMeaning);
   }
@@ -110,7 +165,7 @@ public final class PartnerAnswerGenerators {
   public static Arbitrary<String> partnersErrors() {
     return Arbitraries.of("{\"error\":\"address_rejected\",\"message\":\"the courier could not validate the delivery address\"}",
         "{\"error\":\"invalid_request\"}", "{\"error\":\"\"}", "{\"error\":5}", "{\"error\":null}", "{\"message\":\"no\"}",
-        "{\"error\":\"unsupported_destination\"} {");
+        "{\"error\":\"unsupported_destination\"} {", "{\"error\":\"\",\"error\":\"invalid_request\"}");
   }
 
   /** Any status a server can send, the contract's and a gateway's more often. */
@@ -120,7 +175,11 @@ public final class PartnerAnswerGenerators {
   }
 
   private static String listing(List<Entry> entries) {
-    return "{\"shipments\":[" + String.join(",", entries.stream().map(e -> e.json().replace(OWN, ORDER)).toList()) + "]}";
+    return "{\"shipments\":" + list(entries) + "}";
+  }
+
+  private static String list(List<Entry> entries) {
+    return "[" + String.join(",", entries.stream().map(e -> e.json().replace(OWN, ORDER)).toList()) + "]";
   }
 
   private interface Meaning {
@@ -176,6 +235,24 @@ public final class PartnerAnswerGenerators {
   /** A body and, when it is a well-formed document, the entries it was made of. */
   record Body(String text, Optional<List<Entry>> entries) {}
 
+  /**
+   * An answer the fuzzed partner puts on the wire, and what the client may make of it: PartnerContractFuzzTest
+   * plays a try with any two of them, a lookup's and a booking's.
+   */
+  interface FuzzedAnswer {
+    /** The bytes on the wire, and whether the partner closes the connection after them. */
+    WireAnswer wire();
+
+    /** One request; two after a 401, the client's own second call with the key re-read. */
+    int requestsAllowed();
+
+    /** Whether this answer, to a lookup, may prove the order has no booking: only then may a booking request leave. */
+    boolean provesNothingBooked();
+
+    /** Fails unless {@code result} (shipments, or the one booked) or {@code thrown} is what the client may make of this answer. */
+    void check(List<Shipment> result, Throwable thrown);
+  }
+
   /** What the client must make of an answer: a failure of exactly this class, or these shipments. */
   record Expected(Optional<Class<? extends PartnerException>> failure, List<String> shipmentIds) {
     static Expected failure(Class<? extends PartnerException> failure) {
@@ -194,9 +271,11 @@ public final class PartnerAnswerGenerators {
   }
 
   /** One generated answer: its status line, headers and body, cut at a fraction of its bytes, or whole. */
-  public record GeneratedAnswer(int status, List<String> headers, String body, Optional<Double> cut, Expected expected) {
+  public record GeneratedAnswer(int status, List<String> headers, String body, Optional<Double> cut, Expected expected)
+      implements FuzzedAnswer {
     /** The bytes on the wire. After a 1xx, a cut or {@code Connection: close} the partner closes the connection. */
-    WireAnswer wire() {
+    @Override
+    public WireAnswer wire() {
       StringBuilder head = new StringBuilder("HTTP/1.1 ").append(status).append(" Fuzzed\r\n");
       headers.forEach(header -> head.append(header).append("\r\n"));
       byte[] content = body.getBytes(StandardCharsets.UTF_8);
@@ -210,17 +289,18 @@ public final class PartnerAnswerGenerators {
       return new WireAnswer(sent, cut.isPresent() || informational || headers.contains("Connection: close"));
     }
 
-    /** One request; two after a 401, the client's own second call with the key re-read. */
-    int requestsAllowed() {
+    @Override
+    public int requestsAllowed() {
       return status == 401 ? 2 : 1;
     }
 
-    /** Whether this answer, to a lookup, proves the order has no booking. */
-    boolean provesNothingBooked() {
+    @Override
+    public boolean provesNothingBooked() {
       return expected.failure().isEmpty() && expected.shipmentIds().isEmpty();
     }
 
-    void check(List<Shipment> result, Throwable thrown) {
+    @Override
+    public void check(List<Shipment> result, Throwable thrown) {
       expected.check(result, thrown, this);
     }
 

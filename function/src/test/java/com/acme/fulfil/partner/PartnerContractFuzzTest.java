@@ -7,12 +7,17 @@ import com.acme.fulfil.order.OrderMessage;
 import com.acme.fulfil.order.Parcel;
 import com.acme.fulfil.order.Service;
 import com.acme.fulfil.order.ShipTo;
+import com.acme.fulfil.partner.PartnerAnswerGenerators.FuzzedAnswer;
 import com.acme.fulfil.partner.PartnerAnswerGenerators.GeneratedAnswer;
+import com.acme.fulfil.partner.RawAnswerGenerators.Effect;
+import com.acme.fulfil.partner.RawAnswerGenerators.RawAnswer;
 import com.acme.fulfil.partner.WirePartner.Received;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -27,18 +32,23 @@ import okhttp3.OkHttpClient;
 /**
  * The partner's contract, fuzzed: a raw loopback partner answers the real {@link PartnerClient}'s
  * lookup and booking with generated answers (any status, headers that invite a follow-up, bodies
- * valid, truncated, wrongly typed, with trailing bytes, listing foreign, duplicate or unreadable
- * shipments, the connection closed at any byte), and each try does what a try of the function does:
- * look up, and book only when the lookup proved there is nothing to find.
+ * valid, truncated, wrongly typed, with trailing bytes or a key twice, listing foreign, duplicate or
+ * unreadable shipments or the order's id spelled otherwise, the connection closed at any byte), and
+ * each try does what a try of the function does: look up, and book only when the lookup proved there is
+ * nothing to find. The same answers go out again as raw bytes with their framing mangled
+ * ({@link RawAnswerGenerators}: bad status lines and header lines, Content-Length negative, no number,
+ * twice or off, chunked encoding whole and broken, over 1 MiB).
  *
  * <p>Invariants: a call puts one request on the wire (two after a 401: the key re-read); a booking
- * request leaves only after a well-formed lookup that listed nothing of the order's; each answer is
+ * request leaves only after a lookup that proved the order has no booking; each intact answer is
  * classified as docs/partner-api.md says ({@link PartnerAnswerGenerators} computes the expectation from
- * what it generated, not from the client); nothing escapes but the client's documented outcomes.
+ * what it generated, not from the client); an answer whose framing voids it frees no order (no proof, no
+ * shipment, no list), and one OkHttp reads leniently means no more than it did whole; nothing escapes
+ * but the client's documented outcomes.
  */
 class PartnerContractFuzzTest {
-  private static final AtomicInteger LOOKUPS = new AtomicInteger();
-  private static final AtomicInteger BOOKINGS = new AtomicInteger();
+  private static final Tally GENERATED = new Tally();
+  private static final Tally RAW = new Tally();
   private static final ShipmentRequest REQUEST = ShipmentRequest.of(new OrderMessage(PartnerAnswerGenerators.ORDER,
       Instant.parse("2026-11-20T14:03:11Z"), Service.STANDARD, new ShipTo("A Person", "1 A Street", null, "London", "SW1Y 4JH", "GB"),
       List.of(new Parcel(1200))));
@@ -60,8 +70,9 @@ class PartnerContractFuzzTest {
   @AfterContainer
   static void stop() throws IOException {
     partner.close();
-    System.out.printf("PartnerContractFuzzTest: %d generated lookup answers and %d generated booking answers tried in %.1f s%n",
-        LOOKUPS.get(), BOOKINGS.get(), (System.nanoTime() - started) / 1e9);
+    System.out.printf("PartnerContractFuzzTest: %d generated lookup answers and %d generated booking answers, %d raw lookup answers and"
+        + " %d raw booking answers (framings %s) tried in %.1f s%n", GENERATED.lookups.get(), GENERATED.bookings.get(),
+        RAW.lookups.get(), RAW.bookings.get(), RAW.framings, (System.nanoTime() - started) / 1e9);
   }
 
   @Provide
@@ -74,21 +85,53 @@ class PartnerContractFuzzTest {
     return PartnerAnswerGenerators.bookingAnswers();
   }
 
+  @Provide
+  Arbitrary<RawAnswer> rawLookups() {
+    return RawAnswerGenerators.lookups();
+  }
+
+  @Provide
+  Arbitrary<RawAnswer> rawBookings() {
+    return RawAnswerGenerators.bookings();
+  }
+
   @Property(tries = 1500)
   void aTryLooksUpAndBooksOnlyOnProofThatNothingIsThere(@ForAll("lookups") GeneratedAnswer lookup,
       @ForAll("bookings") GeneratedAnswer booking) {
+    tryToBook(GENERATED, lookup, booking);
+  }
+
+  /** Bookings on their own, as after an empty lookup: the try above books in few of its tries, as it should. */
+  @Property(tries = 1500)
+  void aBookingIsClassifiedAsTheContractSaysWithOneRequestOnTheWire(@ForAll("bookings") GeneratedAnswer booking) {
+    book(GENERATED, booking);
+  }
+
+  @Property(tries = 1500)
+  void onRawBytesATryBooksOnlyAfterALookupWhoseFramingLeftItsProofWhole(@ForAll("rawLookups") RawAnswer lookup,
+      @ForAll("rawBookings") RawAnswer booking) {
+    tryToBook(RAW, lookup, booking);
+  }
+
+  @Property(tries = 1500)
+  void onRawBytesOnlyAnIntactListedAnswerFreesABookedOrder(@ForAll("rawBookings") RawAnswer booking) {
+    book(RAW, booking);
+  }
+
+  /** A try: the lookup, then the booking only if the lookup listed nothing of the order's; every request on the wire counted. */
+  private static void tryToBook(Tally tally, FuzzedAnswer lookup, FuzzedAnswer booking) {
     // Each try stands alone: no connection a generated answer left behind serves the next try.
     http.connectionPool().evictAll();
     wire.answerWith(request -> (request.method().equals("GET") ? lookup : booking).wire());
 
-    LOOKUPS.incrementAndGet();
+    tally.sent(lookup, tally.lookups);
     AtomicReference<List<Shipment>> found = new AtomicReference<>();
     Throwable lookupFailure = catchThrowable(() -> found.set(client.lookup(PartnerAnswerGenerators.ORDER, "try", Optional.empty(), deadline())));
     lookup.check(found.get(), lookupFailure);
 
     boolean books = found.get() != null && found.get().isEmpty();
     if (books) {
-      BOOKINGS.incrementAndGet();
+      tally.sent(booking, tally.bookings);
       AtomicReference<Shipment> booked = new AtomicReference<>();
       Throwable bookingFailure = catchThrowable(() -> booked.set(client.book(REQUEST, "try", Optional.empty(), deadline())));
       booking.check(Optional.ofNullable(booked.get()).map(List::of).orElse(null), bookingFailure);
@@ -102,13 +145,11 @@ class PartnerContractFuzzTest {
         .isLessThanOrEqualTo(lookup.provesNothingBooked() ? booking.requestsAllowed() : 0);
   }
 
-  /** Bookings on their own, as after an empty lookup: the try above books in few of its tries, as it should. */
-  @Property(tries = 1500)
-  void aBookingIsClassifiedAsTheContractSaysWithOneRequestOnTheWire(@ForAll("bookings") GeneratedAnswer booking) {
+  private static void book(Tally tally, FuzzedAnswer booking) {
     http.connectionPool().evictAll();
     wire.answerWith(request -> booking.wire());
 
-    BOOKINGS.incrementAndGet();
+    tally.sent(booking, tally.bookings);
     AtomicReference<Shipment> booked = new AtomicReference<>();
     Throwable failure = catchThrowable(() -> booked.set(client.book(REQUEST, "try", Optional.empty(), deadline())));
     booking.check(Optional.ofNullable(booked.get()).map(List::of).orElse(null), failure);
@@ -118,5 +159,20 @@ class PartnerContractFuzzTest {
 
   private static Deadline deadline() {
     return Deadline.in(Duration.ofSeconds(10));
+  }
+
+  /** The answers of one kind the properties sent: how many to lookups, how many to bookings, and of raw ones, how framed. */
+  private record Tally(AtomicInteger lookups, AtomicInteger bookings, Map<Effect, AtomicInteger> framings) {
+    Tally() {
+      this(new AtomicInteger(), new AtomicInteger(), new EnumMap<>(Map.of(Effect.INTACT, new AtomicInteger(),
+          Effect.VOID, new AtomicInteger(), Effect.LENIENT, new AtomicInteger())));
+    }
+
+    void sent(FuzzedAnswer answer, AtomicInteger call) {
+      call.incrementAndGet();
+      if (answer instanceof RawAnswer raw) {
+        framings.get(raw.framing().effect()).incrementAndGet();
+      }
+    }
   }
 }
