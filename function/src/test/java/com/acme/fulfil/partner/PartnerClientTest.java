@@ -81,6 +81,7 @@ class PartnerClientTest {
     return "ORD-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
+  /** A deadline for a partner that answers at once: only a hang may reach it, so it leaves room for a loaded machine. */
   private static Deadline seconds(int s) {
     return Deadline.in(Duration.ofSeconds(s));
   }
@@ -88,7 +89,7 @@ class PartnerClientTest {
   @Test
   void bookingReturnsTheShipmentAndSendsTheRequestId() {
     String orderId = orderId();
-    Shipment shipment = client.book(request(orderId), "attempt-42", Optional.empty(), seconds(5));
+    Shipment shipment = client.book(request(orderId), "attempt-42", Optional.empty(), seconds(30));
 
     assertThat(shipment.orderId()).isEqualTo(orderId);
     assertThat(partner.bookingsFor(orderId)).extracting(b -> b.shipmentId()).containsExactly(shipment.shipmentId());
@@ -100,8 +101,8 @@ class PartnerClientTest {
     String orderId = orderId();
     TraceContext order = TraceContext.fromTraceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01").orElseThrow();
 
-    client.book(request(orderId), "attempt-7", Optional.of(order), seconds(5));
-    client.lookup(orderId, "attempt-8", Optional.of(order), seconds(5));
+    client.book(request(orderId), "attempt-7", Optional.of(order), seconds(30));
+    client.lookup(orderId, "attempt-8", Optional.of(order), seconds(30));
 
     // A key rotated by another test adds a 401 and a second request: each is a request of its own.
     List<PartnerRequest> received = partner.requests().stream().filter(r -> r.orderId().equals(Optional.of(orderId))).toList();
@@ -121,8 +122,8 @@ class PartnerClientTest {
   void anUntracedOrdersRequestsCarryNoTraceparent() {
     String orderId = orderId();
 
-    client.book(request(orderId), "a", Optional.empty(), seconds(5));
-    client.lookup(orderId, "b", Optional.empty(), seconds(5));
+    client.book(request(orderId), "a", Optional.empty(), seconds(30));
+    client.lookup(orderId, "b", Optional.empty(), seconds(30));
 
     assertThat(partner.requests()).filteredOn(r -> r.orderId().equals(Optional.of(orderId)))
         .extracting(PartnerRequest::method).contains("POST", "GET");
@@ -133,18 +134,18 @@ class PartnerClientTest {
   @Test
   void lookupListsEveryBookingOldestFirst() {
     String orderId = orderId();
-    Shipment first = client.book(request(orderId), "a", Optional.empty(), seconds(5));
-    Shipment second = client.book(request(orderId), "b", Optional.empty(), seconds(5));
+    Shipment first = client.book(request(orderId), "a", Optional.empty(), seconds(30));
+    Shipment second = client.book(request(orderId), "b", Optional.empty(), seconds(30));
 
-    assertThat(client.lookup(orderId, "c", Optional.empty(), seconds(5))).containsExactly(first, second);
-    assertThat(client.lookup(orderId(), "d", Optional.empty(), seconds(5))).isEmpty();
+    assertThat(client.lookup(orderId, "c", Optional.empty(), seconds(30))).containsExactly(first, second);
+    assertThat(client.lookup(orderId(), "d", Optional.empty(), seconds(30))).isEmpty();
   }
 
   @Test
   void badRequestAndRejectedAddressArePermanent() {
     String orderId = orderId();
     partner.script().forOrder(orderId, Reaction.invalidRequest("no"));
-    assertThatThrownBy(() -> client.book(request(orderId), "a", Optional.empty(), seconds(5)))
+    assertThatThrownBy(() -> client.book(request(orderId), "a", Optional.empty(), seconds(30)))
         .isInstanceOfSatisfying(PartnerRejectedException.class, e -> {
           assertThat(e.permanent()).isTrue();
           assertThat(e.status()).isEqualTo(400);
@@ -152,20 +153,20 @@ class PartnerClientTest {
         });
     String otherOrderId = orderId();
     partner.script().forOrder(otherOrderId, Reaction.addressRejected());
-    assertThatThrownBy(() -> client.book(request(otherOrderId), "b", Optional.empty(), seconds(5)))
+    assertThatThrownBy(() -> client.book(request(otherOrderId), "b", Optional.empty(), seconds(30)))
         .isInstanceOfSatisfying(PartnerRejectedException.class, e -> assertThat(e.error()).isEqualTo("address_rejected"));
   }
 
   @Test
   void rateLimitIsTransientButAServerErrorOnABookingIsAnUnknownOutcome() {
     partner.script().nextPosts(1, Reaction.rateLimited(7)).nextPosts(1, Reaction.serverError(502));
-    assertThatThrownBy(() -> client.book(request(orderId()), "a", Optional.empty(), seconds(5)))
+    assertThatThrownBy(() -> client.book(request(orderId()), "a", Optional.empty(), seconds(30)))
         .isInstanceOfSatisfying(PartnerUnavailableException.class, e -> {
           assertThat(e).hasMessageContaining("429, Retry-After 7");
           assertThat(e.retryAfter()).contains(java.time.Duration.ofSeconds(7));
           assertThat(e.needsAPerson()).isFalse();
         });
-    assertThatThrownBy(() -> client.book(request(orderId()), "b", Optional.empty(), seconds(5)))
+    assertThatThrownBy(() -> client.book(request(orderId()), "b", Optional.empty(), seconds(30)))
         .isInstanceOf(PartnerOutcomeUnknownException.class).hasMessageContaining("502");
   }
 
@@ -210,7 +211,7 @@ class PartnerClientTest {
     String orderId = orderId();
     partner.script().forOrder(orderId, Reaction.bookThenDrop());
 
-    assertThatThrownBy(() -> client.book(request(orderId), "a", Optional.empty(), seconds(5)))
+    assertThatThrownBy(() -> client.book(request(orderId), "a", Optional.empty(), seconds(30)))
         .isInstanceOf(PartnerOutcomeUnknownException.class);
     assertThat(partner.bookingsFor(orderId)).hasSize(1);
   }
@@ -235,8 +236,8 @@ class PartnerClientTest {
     rotateTo("key-" + UUID.randomUUID());
     int reads = secrets.requestCount("GetSecretValue");
 
-    client.book(request(orderId()), "a", Optional.empty(), seconds(5));
-    client.book(request(orderId()), "b", Optional.empty(), seconds(5));
+    client.book(request(orderId()), "a", Optional.empty(), seconds(30));
+    client.book(request(orderId()), "b", Optional.empty(), seconds(30));
 
     assertThat(secrets.requestCount("GetSecretValue") - reads).isEqualTo(1);
   }
@@ -245,7 +246,7 @@ class PartnerClientTest {
   void keyRefusedAfterARefreshIsTransient() {
     partner.rotateKey("key-nobody-has");
     try {
-      assertThatThrownBy(() -> client.book(request(orderId()), "a", Optional.empty(), seconds(5)))
+      assertThatThrownBy(() -> client.book(request(orderId()), "a", Optional.empty(), seconds(30)))
           .isInstanceOf(PartnerUnavailableException.class).hasMessageContaining("401");
     } finally {
       rotateTo("key-" + UUID.randomUUID());
