@@ -12,7 +12,6 @@ import java.util.Optional;
  * @param inFlight the source queue's messages received and not deleted
  * @param oldestMessageAge the age of the oldest message still in the source queue, in real-world time
  * @param deadLetters the DLQ's depth, for a configuration that has one
- * @param sentToDlq messages the function sent to the DLQ itself (what SQS counts as sent)
  * @param functionErrors invocations that failed as a whole or timed out
  */
 public record AlarmSample(
@@ -21,6 +20,5 @@ public record AlarmSample(
     int inFlight,
     Duration oldestMessageAge,
     Optional<Integer> deadLetters,
-    long sentToDlq,
     long functionErrors,
     FunctionMetricCounts.Totals functionMetrics) {}

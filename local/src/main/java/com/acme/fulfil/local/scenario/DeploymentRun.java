@@ -78,7 +78,7 @@ final class DeploymentRun implements AutoCloseable {
     // The DLQ's whole depth: the watcher hides what it reads, which on-call's DLQ would still show as visible.
     Optional<Integer> deadLetters = standing.queues().deadLetter().map(dlq -> QueueDepth.of(sqs, dlq).total());
     alarms.sample(new AlarmSample(elapsed, source.visible(), source.inFlight(), scale.toReal(oldestMessageAge()),
-        deadLetters, dlqWatcher.map(DlqWatcher::sentByTheFunction).orElse(0L),
+        deadLetters,
         observations.timedOut() + observations.functionErrors(), functionMetrics.totals()));
   }
 

@@ -10,7 +10,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -27,7 +26,6 @@ final class DlqWatcher implements AutoCloseable {
   private final SqsClient sqs;
   private final QueueRef dlq;
   private final Map<String, Instant> arrivals = new ConcurrentHashMap<>();
-  private final AtomicLong sentByTheFunction = new AtomicLong();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
     Thread thread = new Thread(task, "dlq-watcher");
     thread.setDaemon(true);
@@ -48,11 +46,6 @@ final class DlqWatcher implements AutoCloseable {
     return Map.copyOf(arrivals);
   }
 
-  /** Arrivals the function sent itself, as opposed to those the redrive policy moved. */
-  long sentByTheFunction() {
-    return sentByTheFunction.get();
-  }
-
   /** Reads whatever arrived since the last sweep. */
   synchronized void sweep() {
     List<Message> batch;
@@ -61,9 +54,7 @@ final class DlqWatcher implements AutoCloseable {
           .waitTimeSeconds(0).visibilityTimeout(HIDE_FOR_SECONDS).messageAttributeNames("All")).messages();
       Instant now = Instant.now();
       batch.forEach(message -> {
-        if (arrivals.putIfAbsent(DeadLetter.standsFor(message), now) == null && DeadLetter.sentByTheFunction(message)) {
-          sentByTheFunction.incrementAndGet();
-        }
+        arrivals.putIfAbsent(DeadLetter.standsFor(message), now);
       });
     } while (!batch.isEmpty());
   }
