@@ -10,7 +10,8 @@ import java.util.Optional;
  * @param at local time since the run started
  * @param waiting the source queue's visible messages
  * @param inFlight the source queue's messages received and not deleted
- * @param oldestMessageAge the age of the oldest message still in the source queue, in real-world time
+ * @param oldestMessageAge the age of the oldest message in the source queue that SQS still ages (received fewer
+ *     than three times), in real-world time
  * @param deadLetters the DLQ's depth, for a configuration that has one
  * @param functionErrors invocations that failed as a whole or timed out
  */

@@ -26,6 +26,8 @@ final class DlqWatcher implements AutoCloseable {
   private final SqsClient sqs;
   private final QueueRef dlq;
   private final Map<String, Instant> arrivals = new ConcurrentHashMap<>();
+  /** The receipt of each message it hid, by message id: what lets it show them again for a redrive. */
+  private final Map<String, String> hidden = new ConcurrentHashMap<>();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
     Thread thread = new Thread(task, "dlq-watcher");
     thread.setDaemon(true);
@@ -55,8 +57,20 @@ final class DlqWatcher implements AutoCloseable {
       Instant now = Instant.now();
       batch.forEach(message -> {
         arrivals.putIfAbsent(DeadLetter.standsFor(message), now);
+        hidden.put(message.messageId(), message.receiptHandle());
       });
     } while (!batch.isEmpty());
+  }
+
+  /**
+   * Stops reading and shows every message it hid again, as on-call's DLQ has them: a redrive moves only
+   * what is visible. What arrives after this is read by the sweep at the end of the run.
+   */
+  synchronized void release() {
+    timer.shutdownNow();
+    hidden.values().forEach(receipt ->
+        sqs.changeMessageVisibility(request -> request.queueUrl(dlq.url()).receiptHandle(receipt).visibilityTimeout(0)));
+    hidden.clear();
   }
 
   private void sweepQuietly() {
