@@ -84,6 +84,19 @@ class AlarmsTest {
     }
   }
 
+  /** Every other alarm's text: what fired, and the section that says what to do. */
+  @Test
+  void eachOtherAlarmsTextSaysWhatItsPageMeans() {
+    Map<String, List<String>> says = Map.of(
+        "orders-to-fulfil-in-flight-near-cap", List.of("More than 100,000 messages", "runbook section 4"),
+        "orders-to-fulfil-backlog", List.of("More than 188 orders have waited", "for five minutes", "runbook section 16"),
+        "fulfil-order-errors", List.of("failed as a whole", "runbook section 5"),
+        "fulfil-order-throttles", List.of("more invocations than its reserved concurrency", "costs its messages a receive",
+            "runbook section 6"),
+        "fulfil-order-partner-failing", List.of("failed and none booked in 3 of the last 5 minutes", "runbook section 7"));
+    says.forEach((alarm, phrases) -> assertThat(description(alarm)).as(alarm).contains(phrases));
+  }
+
   /** The description is the first thing on-call reads: what fired, and which runbook section to open. */
   @Test
   void everyAlarmSaysWhatFiredAndWhichRunbookSectionToOpenAndPagesWhenItClearsToo() {
