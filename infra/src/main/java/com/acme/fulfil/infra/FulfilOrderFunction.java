@@ -166,7 +166,7 @@ public final class FulfilOrderFunction extends Construct {
    * its filter never goes above INFO, or the metrics the alarms read would be dropped; below INFO it
    * follows the function's own level, so that DEBUG and TRACE lines asked for reach CloudWatch.
    */
-  static ApplicationLogLevel applicationLogLevel(String logLevel) {
+  private static ApplicationLogLevel applicationLogLevel(String logLevel) {
     return switch (logLevel) {
       case "TRACE" -> ApplicationLogLevel.TRACE;
       case "DEBUG" -> ApplicationLogLevel.DEBUG;

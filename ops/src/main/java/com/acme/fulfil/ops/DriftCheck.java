@@ -2,6 +2,7 @@ package com.acme.fulfil.ops;
 
 import com.acme.fulfil.timing.AlarmNames;
 import com.acme.fulfil.timing.FunctionEnvironment;
+import com.acme.fulfil.timing.OnCallSettings;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -117,8 +118,8 @@ final class DriftCheck {
     for (EventSourceMappingConfiguration mapping : mappings) {
       if (!(committedEnabled ? "Enabled" : "Disabled").equals(mapping.state())) {
         findings.add("the event source mapping " + mapping.uuid() + " is " + mapping.state() + ", " + SETTINGS
-            + " commits mappingEnabled " + committedEnabled + ": the next deploy sets it back; commit the state on-call"
-            + " chose first (runbook section 7)");
+            + " commits " + OnCallSettings.MAPPING_ENABLED + " " + committedEnabled + ": the next deploy sets it back;"
+            + " commit the state on-call chose first (runbook section 7)");
       }
       if (mapping.batchSize() != budget.batchSize()) {
         findings.add("the event source mapping's batch size is " + mapping.batchSize() + ", the budget says " + budget.batchSize());
@@ -183,13 +184,14 @@ final class DriftCheck {
           + SETTINGS + " says " + settings.logLevel() + " (the mapping invokes live's published version, which"
           + " a change to the function does not reach)");
     }
-    settings.partnerApiKeySecretArn().filter(arn -> !arn.equals(env.get(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID)))
+    committed(findings, settings.partnerApiKeySecretArn(), OnCallSettings.PARTNER_API_KEY_SECRET_ARN)
+        .filter(arn -> !arn.equals(env.get(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID)))
         .ifPresent(arn -> findings.add("the function reads the partner's key from "
             + env.get(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID) + ", " + SETTINGS + " commits " + arn));
-    committed(findings, settings.partnerBaseUrl(), "partnerBaseUrl").filter(url -> !url.equals(stack.partnerBaseUrl().toString()))
+    committed(findings, settings.partnerBaseUrl(), OnCallSettings.PARTNER_BASE_URL)
+        .filter(url -> !url.equals(stack.partnerBaseUrl().toString()))
         .ifPresent(url -> findings.add("the stack was deployed with the partner " + stack.partnerBaseUrl() + ", "
             + SETTINGS + " commits " + url));
-    committed(findings, settings.partnerApiKeySecretArn(), "partnerApiKeySecretArn");
     String partnerUrl = env.get(FunctionEnvironment.PARTNER_BASE_URL);
     if (!stack.partnerBaseUrl().toString().equals(partnerUrl)) {
       findings.add("the function's " + FunctionEnvironment.PARTNER_BASE_URL + " is " + partnerUrl
@@ -226,7 +228,7 @@ final class DriftCheck {
     if (confirmed == 0) {
       findings.add("nobody is subscribed to " + topic + " (or the subscription is unconfirmed): alarms reach no one");
     }
-    committed(findings, settings().alarmEmail(), "alarmEmail")
+    committed(findings, settings().alarmEmail(), OnCallSettings.ALARM_EMAIL)
         .filter(email -> subscriptions.stream().noneMatch(s -> "email".equals(s.protocol()) && email.equals(s.endpoint())))
         .ifPresent(email -> findings.add(email + ", whom " + SETTINGS + " commits, is not subscribed to " + topic));
   }
