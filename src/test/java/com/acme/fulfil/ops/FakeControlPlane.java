@@ -31,6 +31,9 @@ final class FakeControlPlane implements AutoCloseable {
   static final String ALIAS = "arn:aws:lambda:us-east-1:000000000000:function:fulfil-order:live";
   /** What the stack was deployed with: its PartnerBaseUrl output and, until someone edits it, the function's variable. */
   static final String PARTNER_BASE_URL = "https://partner.example/";
+  /** The secret the function reads the partner's key from, and the address subscribed to the topic. */
+  static final String SECRET_ARN = "arn:aws:secretsmanager:us-east-1:000000000000:secret:partner-api-key-AbC123";
+  static final String ALARM_EMAIL = "oncall@example.com";
 
   private final HttpServer server;
   private final ObjectMapper json = new ObjectMapper();
@@ -143,6 +146,7 @@ final class FakeControlPlane implements AutoCloseable {
     budget.functionEnvironment().forEach(variables::put);
     variables.put("FULFIL_LOG_LEVEL", functionLogLevel);
     variables.put("PARTNER_BASE_URL", functionPartnerBaseUrl);
+    variables.put("PARTNER_API_KEY_SECRET_ID", SECRET_ARN);
     return json.writeValueAsString(configuration);
   }
 
@@ -228,7 +232,7 @@ final class FakeControlPlane implements AutoCloseable {
 
   private String listSubscriptions() {
     String members = subscriptions.stream().map(arn -> "<member><TopicArn>" + TOPIC + "</TopicArn><Protocol>email</Protocol>"
-        + "<SubscriptionArn>" + arn + "</SubscriptionArn><Owner>000000000000</Owner><Endpoint>oncall@example.com</Endpoint></member>")
+        + "<SubscriptionArn>" + arn + "</SubscriptionArn><Owner>000000000000</Owner><Endpoint>" + ALARM_EMAIL + "</Endpoint></member>")
         .collect(Collectors.joining());
     return queryAnswer("ListSubscriptionsByTopic", "http://sns.amazonaws.com/doc/2010-03-31/",
         "<Subscriptions>" + members + "</Subscriptions>");

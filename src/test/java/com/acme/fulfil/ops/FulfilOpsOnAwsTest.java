@@ -41,8 +41,10 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 class FulfilOpsOnAwsTest {
   private static final TimingBudget BUDGET = TimingBudget.defaults();
   private static final ObjectMapper JSON = new ObjectMapper();
-  /** The settings every deploy reads, as committed. */
+  /** The settings every deploy reads, as committed: the environment's values left to the team. */
   private static final Path COMMITTED_SETTINGS = committedSettings();
+  /** The committed settings with the environment's values this fake stack was deployed with. */
+  private static Path deployedSettings;
 
   @AutoClose
   private static FakeControlPlane aws;
@@ -61,11 +63,17 @@ class FulfilOpsOnAwsTest {
     String table = "fulfil-order-idempotency-" + suffix;
     stack.createIdempotencyTable(table);
     aws = new FakeControlPlane(Map.of("QueueUrl", queues.source().url(), "DlqUrl", queues.deadLetter().orElseThrow().url(),
-        "IdempotencyTableName", table, "PartnerApiKeySecretArn", "arn:aws:secretsmanager:us-east-1:000000000000:secret:partner-api-key"),
+        "IdempotencyTableName", table, "PartnerApiKeySecretArn", FakeControlPlane.SECRET_ARN),
         BUDGET, queues.source().arn());
     env = new HashMap<>(connection.functionEnvironment());
     env.putAll(aws.endpoints());
-    env.put(DeployedSettings.FILE_VARIABLE, COMMITTED_SETTINGS.toString());
+    ObjectNode cdkJson = (ObjectNode) JSON.readTree(COMMITTED_SETTINGS.toFile());
+    ((ObjectNode) cdkJson.path("context")).put("partnerBaseUrl", FakeControlPlane.PARTNER_BASE_URL)
+        .put("partnerApiKeySecretArn", FakeControlPlane.SECRET_ARN).put("alarmEmail", FakeControlPlane.ALARM_EMAIL);
+    deployedSettings = Files.createTempFile("cdk", ".json");
+    deployedSettings.toFile().deleteOnExit();
+    JSON.writeValue(deployedSettings.toFile(), cdkJson);
+    env.put(DeployedSettings.FILE_VARIABLE, deployedSettings.toString());
   }
 
   @BeforeEach
@@ -112,9 +120,38 @@ class FulfilOpsOnAwsTest {
         .contains("the function's FULFIL_LOG_LEVEL is DEBUG, infra/cdk.json says INFO")
         .contains("the function's tracing is Active, infra/cdk.json says PassThrough")
         .contains("the alarm " + AlarmNames.BACKLOG + " fires above 5000, infra/cdk.json says above 188")
-        .contains("the alarm " + AlarmNames.OLDEST_MESSAGE_TOO_OLD + " fires above 86400, infra/cdk.json says above 25200")
+        .contains("the alarm " + AlarmNames.OLDEST_MESSAGE_TOO_OLD + " fires above 86400, infra/cdk.json says above 4200")
         .contains("the alarm " + AlarmNames.DLQ_NEW_MESSAGES + " does not notify " + FakeControlPlane.TOPIC + " when it clears");
     assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(7);
+  }
+
+  /**
+   * What on-call relies on is compared with what cdk.json commits: a mapping paused by hand and committed
+   * as paused is no drift; a subscription to someone else, or a file without the environment's values
+   * (synth refuses it), is.
+   */
+  @Test
+  void checkComparesTheMappingStateTheSubscriptionAndTheEnvironmentsValuesWithCdkJson(@TempDir Path dir) throws Exception {
+    aws.mappingState = "Disabled";
+    ObjectNode cdkJson = (ObjectNode) JSON.readTree(deployedSettings.toFile());
+    ((ObjectNode) cdkJson.path("context")).put("mappingEnabled", false).put("alarmEmail", "someone-else@example.com");
+    Path paused = dir.resolve("cdk.json");
+    JSON.writeValue(paused.toFile(), cdkJson);
+    Map<String, String> pausedAndCommitted = new HashMap<>(env);
+    pausedAndCommitted.put(DeployedSettings.FILE_VARIABLE, paused.toString());
+
+    OpsRun check = new OpsRun(pausedAndCommitted, "check");
+    assertThat(check.out()).doesNotContain("is Disabled")
+        .contains("someone-else@example.com, whom infra/cdk.json commits, is not subscribed to " + FakeControlPlane.TOPIC);
+    assertThat(JSON.readTree(new OpsRun(pausedAndCommitted, "check", "--json").out()).path("findings")).hasSize(1);
+
+    aws.mappingState = "Enabled";
+    Map<String, String> asCommitted = new HashMap<>(env);
+    asCommitted.put(DeployedSettings.FILE_VARIABLE, COMMITTED_SETTINGS.toString());
+    OpsRun withoutValues = new OpsRun(asCommitted, "check");
+    assertThat(withoutValues.exitCode()).isEqualTo(1);
+    assertThat(withoutValues.out()).contains("infra/cdk.json commits no partnerBaseUrl: synth refuses to deploy from it",
+        "infra/cdk.json commits no partnerApiKeySecretArn", "infra/cdk.json commits no alarmEmail");
   }
 
   @Test
@@ -129,7 +166,7 @@ class FulfilOpsOnAwsTest {
   /** A deploy reads cdk.json, and so does check: a raised cap there and an old one deployed is drift. */
   @Test
   void checkComparesWithTheSettingsCommittedInCdkJsonNotWithDefaults(@TempDir Path dir) throws Exception {
-    ObjectNode cdkJson = (ObjectNode) JSON.readTree(COMMITTED_SETTINGS.toFile());
+    ObjectNode cdkJson = (ObjectNode) JSON.readTree(deployedSettings.toFile());
     ((ObjectNode) cdkJson.path("context")).put("maxConcurrency", 20);
     Path raised = dir.resolve("cdk.json");
     JSON.writeValue(raised.toFile(), cdkJson);
@@ -164,7 +201,8 @@ class FulfilOpsOnAwsTest {
     OpsRun check = new OpsRun(env, "check");
     assertThat(check.exitCode()).as(check.out() + check.err()).isEqualTo(1);
     assertThat(check.out())
-        .contains("the event source mapping a1b2c3d4-5678-90ab-cdef-11111EXAMPLE is Disabled: orders pile up unread")
+        .contains("the event source mapping a1b2c3d4-5678-90ab-cdef-11111EXAMPLE is Disabled, infra/cdk.json commits"
+            + " mappingEnabled true: the next deploy sets it back")
         .contains("the function's timeout is 30 s, the budget says " + BUDGET.functionTimeout().toSeconds() + " s")
         .contains("the alarm " + AlarmNames.DLQ_NEW_MESSAGES + " is missing")
         .contains("nobody is subscribed to " + FakeControlPlane.TOPIC);

@@ -98,8 +98,10 @@ class DocsAgreeWithTheCodeTest {
         .isEqualTo(String.valueOf(defaults.maxReceiveCount()));
     assertThat(table.get("retry horizon")).as("README: retry horizon")
         .isEqualTo(seconds(defaults.retryHorizon().toSeconds()));
-    assertThat(table.get("longest retry life")).as("README: longest retry life, the messages-sitting alarm's threshold")
+    assertThat(table.get("longest retry life")).as("README: longest retry life")
         .isEqualTo(seconds(defaults.longestRetryLife().toSeconds()));
+    assertThat(table.get("oldest-message alarm")).as("README: the oldest-message alarm's threshold, the age SQS still sees")
+        .isEqualTo(seconds(defaults.longestAgeSqsSees().toSeconds()));
     assertThat(table.get("visibility timeout")).as("README: visibility timeout")
         .isEqualTo(seconds(defaults.visibilityTimeout().toSeconds()));
     assertThat(table.get("function timeout")).as("README: function timeout")

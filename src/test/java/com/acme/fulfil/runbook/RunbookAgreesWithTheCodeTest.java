@@ -83,7 +83,7 @@ class RunbookAgreesWithTheCodeTest {
     TimingBudget settled = TimingBudget.fromSettings(settings::get);
     assertThat(section.text()).contains(
         String.format(Locale.ROOT, "visibility %,d s", settled.visibilityTimeout().toSeconds()),
-        String.format(Locale.ROOT, "alarm at %,d s", settled.longestRetryLife().toSeconds()));
+        String.format(Locale.ROOT, "alarm at %,d s", settled.longestAgeSqsSees().toSeconds()));
   }
 
   @Test

@@ -3,6 +3,7 @@ package com.acme.fulfil.handler;
 import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.observability.FunctionLogging;
 import com.acme.fulfil.queue.DeadLetters;
 import com.acme.fulfil.fulfilment.NextTry;
@@ -27,7 +28,8 @@ import java.util.concurrent.Semaphore;
  * outcomes into the partial batch response: exactly the failed records, by message id. A record that
  * can never succeed goes straight to the DLQ and counts as done; if that send fails it is failed and
  * made visible again at once, for the redrive policy. Every other failed record's message is set to
- * return when its try said ({@link RetryWaits}).
+ * return when its try said ({@link RetryWaits}). Each message on its way to the DLQ, sent there or failed on
+ * its last receive, is counted ({@link FulfilmentMetrics#DEAD_LETTERED}): the DLQ alarm reads that count.
  *
  * <p>Record threads are pooled and outlive the invocation: Powertools keeps its Jackson mapper per
  * thread, so a new thread for every record (as a virtual thread per task would be) built a new mapper
@@ -41,14 +43,18 @@ final class BatchProcessor {
   private final RetryWaits waits;
   private final MessageReturns returns;
   private final DeadLetters deadLetters;
+  private final FulfilmentMetrics metrics;
+  private final int maxReceiveCount;
   private final ExecutorService recordThreads =
       Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("record-", 1).factory());
   private final int recordConcurrency;
 
   BatchProcessor(OrderFulfilment fulfilment, DeadLetters deadLetters, RetryWaits waits, MessageReturns returns,
-      int recordConcurrency) {
+      int recordConcurrency, FulfilmentMetrics metrics, int maxReceiveCount) {
     this.fulfilment = fulfilment;
     this.deadLetters = deadLetters;
+    this.metrics = metrics;
+    this.maxReceiveCount = maxReceiveCount;
     this.waits = waits;
     this.returns = returns;
     this.recordConcurrency = recordConcurrency;
@@ -66,9 +72,14 @@ final class BatchProcessor {
       RecordOutcome outcome = tried.get(i).outcome();
       SQSMessage record = records.get(i);
       if (outcome instanceof RecordOutcome.Rejected rejection && deadLetters.send(record, rejection)) {
+        metrics.count(FulfilmentMetrics.DEAD_LETTERED);
         continue; // in the DLQ with its reason: the mapping deletes it from the source
       }
       if (outcome.failed()) {
+        if (OrderFulfilment.receiveCount(record) >= maxReceiveCount) {
+          // No receive is left: SQS moves the message to the DLQ instead of handing it out again.
+          metrics.count(FulfilmentMetrics.DEAD_LETTERED);
+        }
         failures.add(new SQSBatchResponse.BatchItemFailure(record.getMessageId()));
         Optional<Duration> wait = outcome instanceof RecordOutcome.Rejected ? waits.waitFor(record, outcome) : tried.get(i).returnAfter();
         wait.ifPresent(w -> returning.add(new MessageReturns.Return(record, w)));

@@ -44,7 +44,7 @@ public final class FulfilOrderHandler implements RequestHandler<SQSEvent, SQSBat
     this.priming = wiring.priming();
     this.config = wiring.config();
     this.batch = new BatchProcessor(wiring.fulfilment(), wiring.deadLetters(), wiring.retryWaits(), wiring.messageReturns(),
-        config.recordConcurrency());
+        config.recordConcurrency(), wiring.metrics(), config.maxReceiveCount());
     this.metrics = wiring.metrics();
   }
 

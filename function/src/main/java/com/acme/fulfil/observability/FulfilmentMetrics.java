@@ -16,6 +16,11 @@ public final class FulfilmentMetrics {
   public static final String TRANSIENT_FAILURE = "TransientFailure";
   public static final String IN_PROGRESS_ELSEWHERE = "InProgressElsewhere";
   public static final String NEAR_DLQ = "ReceiveCountNearDlq";
+  /**
+   * A message on its way to the DLQ, counted where it is decided: sent there by the function, or failed on
+   * its last receive, after which the redrive policy moves it when it next returns. The DLQ alarm's count.
+   */
+  public static final String DEAD_LETTERED = "DeadLettered";
   public static final String PARTNER_LATENCY = "PartnerLatency";
   /** A record with neither a traceparent attribute nor an AWSTraceHeader: followed by its order id alone. */
   public static final String TRACE_CONTEXT_MISSING = "TraceContextMissing";

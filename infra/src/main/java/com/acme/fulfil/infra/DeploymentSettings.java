@@ -8,16 +8,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
  * What the stack needs besides the timing numbers: where the partner is, which key it takes, who
- * hears the alarms, how hard the partner may be pushed, the function's artifact, and whether Lambda
- * traces the function with X-Ray. Read once from CDK context; a value that cannot work fails
- * {@code cdk synth} here instead of failing in AWS.
+ * hears the alarms, whether the mapping runs, how hard the partner may be pushed, the function's
+ * artifact, and whether Lambda traces the function with X-Ray. Read once from CDK context; a value that
+ * cannot work, or one on-call relies on that is missing, fails {@code cdk synth} here instead of a
+ * deploy undoing it in AWS.
  *
+ * @param partnerApiKeySecretArn the secret on-call put the partner's key in: the stack never creates one,
+ *     so no deploy can swap the key for a placeholder
+ * @param alarmEmail subscribed to the alarm topic on every deploy: a deploy without it would remove the subscription
+ * @param mappingEnabled false while on-call keeps the mapping paused: a deploy then leaves it paused
  * @param maxConcurrency the mapping's cap on concurrent invocations, the partner's protection: it sees at most
  *     maxConcurrency x min(batchSize, recordConcurrency) calls at once (10 in cdk.json, agreed with the partner)
  * @param functionMemoryMb an invocation spends nearly all its time waiting on the partner, and Lambda bills
@@ -32,8 +36,9 @@ import java.util.regex.Pattern;
  */
 public record DeploymentSettings(
     String partnerBaseUrl,
-    Optional<String> partnerApiKeySecretArn,
-    Optional<String> alarmEmail,
+    String partnerApiKeySecretArn,
+    String alarmEmail,
+    boolean mappingEnabled,
     int maxConcurrency,
     int functionMemoryMb,
     String logLevel,
@@ -49,18 +54,27 @@ public record DeploymentSettings(
   public DeploymentSettings {
     List<String> problems = new ArrayList<>();
     if (partnerBaseUrl == null) {
-      problems.add("partnerBaseUrl is not set: pass the partner's HTTPS base URL, for example"
-          + " cdk deploy -c partnerBaseUrl=https://api.partner.example.");
+      problems.add(notCommitted(OnCallSettings.PARTNER_BASE_URL, "the partner's https:// base URL",
+          "the partner's API key goes with every request to it, so it comes from a reviewed commit, never from whoever deploys"));
     } else if (!isHttpsUrl(partnerBaseUrl)) {
       problems.add("partnerBaseUrl is '" + partnerBaseUrl + "' but must be an https:// URL with a host:"
           + " the function sends the partner API key with every call.");
     }
-    partnerApiKeySecretArn.filter(arn -> !COMPLETE_SECRET_ARN.matcher(arn).matches()).ifPresent(arn ->
-        problems.add("partnerApiKeySecretArn is '" + arn + "' but must be a complete secret ARN"
-            + " (arn:aws:secretsmanager:<region>:<account>:secret:<name>-<6 characters>, as"
-            + " aws secretsmanager describe-secret prints it): the function is allowed to read exactly that ARN."));
-    alarmEmail.filter(email -> !email.matches("[^@\\s]+@[^@\\s]+\\.[^@\\s]+")).ifPresent(email ->
-        problems.add("alarmEmail is '" + email + "' but must be one e-mail address."));
+    if (partnerApiKeySecretArn == null) {
+      problems.add(notCommitted(OnCallSettings.PARTNER_API_KEY_SECRET_ARN,
+          "the complete ARN of the secret holding the partner's API key (docs/deploy.md, first deploy)",
+          "the stack never creates the secret, so no deploy can swap the partner's key for a placeholder"));
+    } else if (!COMPLETE_SECRET_ARN.matcher(partnerApiKeySecretArn).matches()) {
+      problems.add("partnerApiKeySecretArn is '" + partnerApiKeySecretArn + "' but must be a complete secret ARN"
+          + " (arn:aws:secretsmanager:<region>:<account>:secret:<name>-<6 characters>, as"
+          + " aws secretsmanager describe-secret prints it): the function is allowed to read exactly that ARN.");
+    }
+    if (alarmEmail == null) {
+      problems.add(notCommitted(OnCallSettings.ALARM_EMAIL, "on-call's address",
+          "a deploy without it would remove the alarm topic's subscription, and the alarms would reach no one"));
+    } else if (!alarmEmail.matches("[^@\\s]+@[^@\\s]+\\.[^@\\s]+")) {
+      problems.add("alarmEmail is '" + alarmEmail + "' but must be one e-mail address.");
+    }
     if (maxConcurrency < 2 || maxConcurrency > 1000) {
       problems.add("maxConcurrency is " + maxConcurrency + " but the event source mapping accepts 2 to 1000;"
           + " it caps the partner calls in flight at maxConcurrency x min(batchSize, recordConcurrency).");
@@ -85,14 +99,19 @@ public record DeploymentSettings(
   public static DeploymentSettings fromContext(Function<String, String> context) {
     Settings s = new Settings(context);
     return new DeploymentSettings(
-        s.text("partnerBaseUrl").orElse(null),
-        s.text("partnerApiKeySecretArn"),
-        s.text("alarmEmail"),
+        s.text(OnCallSettings.PARTNER_BASE_URL).orElse(null),
+        s.text(OnCallSettings.PARTNER_API_KEY_SECRET_ARN).orElse(null),
+        s.text(OnCallSettings.ALARM_EMAIL).orElse(null),
+        s.flag(OnCallSettings.MAPPING_ENABLED).orElseThrow(() -> notInCdkJson(OnCallSettings.MAPPING_ENABLED)),
         s.integer(OnCallSettings.MAX_CONCURRENCY).orElseThrow(() -> notInCdkJson(OnCallSettings.MAX_CONCURRENCY)),
         s.integer(OnCallSettings.FUNCTION_MEMORY_MB).orElseThrow(() -> notInCdkJson(OnCallSettings.FUNCTION_MEMORY_MB)),
         s.text(OnCallSettings.LOG_LEVEL).orElseThrow(() -> notInCdkJson(OnCallSettings.LOG_LEVEL)),
         Path.of(s.text("functionArtifact").orElse(DEFAULT_FUNCTION_ARTIFACT)).toAbsolutePath().normalize(),
         s.flag(OnCallSettings.ACTIVE_TRACING).orElseThrow(() -> notInCdkJson(OnCallSettings.ACTIVE_TRACING)));
+  }
+
+  private static String notCommitted(String key, String what, String why) {
+    return key + " is not set: commit " + what + " in infra/cdk.json's context, where every deploy reads it: " + why + ".";
   }
 
   private static IllegalArgumentException notInCdkJson(String key) {

@@ -7,15 +7,10 @@ import com.acme.fulfil.timing.AlarmRules;
 import com.acme.fulfil.timing.AlarmThresholds;
 import com.acme.fulfil.timing.Capacity;
 import com.acme.fulfil.timing.TimingBudget;
-import io.github.cdklabs.cdknag.NagPackSuppression;
-import io.github.cdklabs.cdknag.NagSuppressions;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import software.amazon.awscdk.Annotations;
 import software.amazon.awscdk.Duration;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
@@ -35,9 +30,10 @@ import software.constructs.Construct;
 
 /**
  * The alarms on-call acts on, each named for what it means and each notifying one SNS topic when it
- * fires and when it clears: new messages reached the DLQ, messages are sitting in the source queue, the
- * in-flight cap is near, orders wait longer than the stack books them, the function fails or is
- * throttled, the event source mapping drops messages, tries fail while none books.
+ * fires and when it clears: orders reached the DLQ, the DLQ holds messages, orders are not being
+ * received, the in-flight cap is near, orders wait longer than the stack books them, the function fails
+ * or is throttled, tries fail while none books. CloudWatch notifies on a change of state only: every
+ * alarm's text says what its one page, and its OK, stand for.
  */
 public final class FulfilOrderAlarms extends Construct {
   private static final String TOPIC_NAME = "fulfil-order-alarms";
@@ -48,49 +44,42 @@ public final class FulfilOrderAlarms extends Construct {
   private final Map<String, AlarmRule> rules;
 
   public FulfilOrderAlarms(Construct scope, String id, TimingBudget budget, Capacity capacity, OrderQueues queues,
-      IFunction function, String mappingId, Optional<String> alarmEmail) {
+      IFunction function, String alarmEmail) {
     super(scope, id);
     topic = Topic.Builder.create(this, "Topic")
         .topicName(TOPIC_NAME)
         .enforceSsl(true)
         .build();
-    NagSuppressions.addResourceSuppressions(topic, List.of(NagPackSuppression.builder()
-        .id("AwsSolutions-SNS2")
-        .reason("The topic carries alarm names and metric values, never order data. CloudWatch cannot"
-            + " publish to a topic encrypted with the AWS-managed aws/sns key, and a customer-managed key"
-            + " would add a key policy and a monthly charge to protect nothing confidential.")
-        .build()));
-    alarmEmail.ifPresentOrElse(
-        email -> topic.addSubscription(new EmailSubscription(email)),
-        () -> Annotations.of(topic).addWarningV2("fulfil-order:no-alarm-email",
-            "No alarmEmail in context: the alarms notify " + TOPIC_NAME + " and nobody is subscribed to it."
-                + " Deploy with -c alarmEmail=<on-call address> or subscribe to the topic yourself."));
+    // From infra/cdk.json on every deploy: synth refuses a context without it, so no deploy removes it.
+    topic.addSubscription(new EmailSubscription(alarmEmail));
     toOnCall = new SnsAction(topic);
     rules = AlarmRules.of(budget, capacity).stream().collect(Collectors.toMap(AlarmRule::name, Function.identity()));
 
-    // Arrivals in each period, not the DLQ's depth: a depth alarm stays in ALARM while one message waits,
-    // and later ones page no one. NumberOfMessagesSent counts only messages sent to the DLQ directly (the
-    // function's poison, on its first receive); SQS does not count those its redrive policy moves there,
-    // so the visible count's rise stands for them.
+    // Counted where it is decided, by the function: SQS's NumberOfMessagesSent leaves out what the redrive
+    // policy moves, and the DLQ's depth rises and falls with drops and redrives in the same period.
+    long receives = budget.maxReceiveCount();
+    raise(AlarmNames.DLQ_NEW_MESSAGES, functionMetric(AlarmSignal.DEAD_LETTERED, AlarmNames.DLQ_NEW_MESSAGES),
+        "Orders are reaching " + OrderQueues.DLQ_NAME + ": the function sent them there (they can never succeed),"
+            + " or their last of " + receives + " receives failed and the redrive policy moves them there within "
+            + budget.visibilityTimeout().toMinutes() + " minutes. This page counts the first five minutes; the alarm stays"
+            + " in ALARM, without paging again, while more arrive in each following five minutes, and OK means five"
+            + " minutes without one: the next arrival after that pages again. ./fulfil-ops dlq lists them all: runbook section 2.");
     Queue dlq = queues.deadLetters();
-    raise(AlarmNames.DLQ_NEW_MESSAGES, MathExpression.Builder.create()
-            .expression("FILL(sent, 0) + IF(DIFF(FILL(visible, 0)) > 0, DIFF(FILL(visible, 0)), 0)")
-            .usingMetrics(Map.of("sent", dlq.metricNumberOfMessagesSent(options(AlarmNames.DLQ_NEW_MESSAGES, Stats.SUM)),
-                "visible", dlq.metricApproximateNumberOfMessagesVisible(options(AlarmNames.DLQ_NEW_MESSAGES, Stats.MAXIMUM))))
-            .label("messages new in " + OrderQueues.DLQ_NAME)
-            .period(period(AlarmNames.DLQ_NEW_MESSAGES))
-            .build(),
-        "New messages arrived in " + OrderQueues.DLQ_NAME + " in the last five minutes: orders that can never succeed"
-            + " (sent by the function on their first receive) or whose receives ran out. Each arrival pages again;"
-            + " OK means none arrived since, not that the DLQ is empty. Run ./fulfil-ops dlq: runbook section 2.");
-    // Within the longest retry life (visibility x maxReceiveCount: every try killed, or needing a person)
-    // every message is either booked or moved to the DLQ, so one still waiting in the source queue after
-    // that means consumption has stalled.
+    raise(AlarmNames.DLQ_NOT_EMPTY, dlq.metricApproximateNumberOfMessagesVisible(options(AlarmNames.DLQ_NOT_EMPTY)),
+        OrderQueues.DLQ_NAME + " holds messages; each is kept " + budget.dlqRetention().toDays()
+            + " days from when it was first sent. This alarm pages once,"
+            + " when the DLQ stops being empty, and stays in ALARM, without paging again, until nothing is left in it: its OK"
+            + " means the DLQ is empty. It also catches what " + AlarmNames.DLQ_NEW_MESSAGES + " cannot count (a last try"
+            + " Lambda killed or never ran). Run ./fulfil-ops dlq: runbook section 15.");
+    // SQS ages a message over its first two receives only, so this cannot see retrying orders (the
+    // partner-failing and DLQ alarms do): it sees orders that are not being received.
     raise(AlarmNames.OLDEST_MESSAGE_TOO_OLD,
         queues.source().metricApproximateAgeOfOldestMessage(options(AlarmNames.OLDEST_MESSAGE_TOO_OLD)),
-        "A message has waited in " + OrderQueues.SOURCE_QUEUE_NAME + " longer than its longest retry life ("
-            + budget.longestRetryLife().toMinutes() + " minutes): fulfil-order is not consuming. Check the event"
-            + " source mapping is enabled and the function's errors and throttles: runbook section 3.");
+        "An order has waited in " + OrderQueues.SOURCE_QUEUE_NAME + " more than " + budget.longestAgeSqsSees().toMinutes()
+            + " minutes without its second try: longer than two tries and their waits take while the function consumes."
+            + " SQS ages only messages received fewer than three times, so this alarm sees orders nobody receives (the"
+            + " mapping paused or broken, or a backlog that old), not orders that are retrying. Check the event source"
+            + " mapping is enabled and the function's errors and throttles: runbook section 3.");
     raise(AlarmNames.IN_FLIGHT_NEAR_CAP,
         queues.source().metricApproximateNumberOfMessagesNotVisible(options(AlarmNames.IN_FLIGHT_NEAR_CAP)),
         String.format(Locale.ROOT, "More than %,d messages of ", AlarmThresholds.IN_FLIGHT_WARNING) + OrderQueues.SOURCE_QUEUE_NAME
@@ -98,7 +87,7 @@ public final class FulfilOrderAlarms extends Construct {
             + " without deleting: runbook section 4.");
     // Visible messages are the ones no invocation has taken yet; the minimum over the period ignores a
     // burst the stack clears within it. An outage keeps them low (each failed try hides its message for
-    // the visibility timeout), so this alarm means "too slow"; the partner-failing alarm means "failing".
+    // its wait), so this alarm means "too slow"; the partner-failing alarm means "failing".
     long backlog = capacity.backlogAlarmThreshold();
     raise(AlarmNames.BACKLOG,
         queues.source().metricApproximateNumberOfMessagesVisible(options(AlarmNames.BACKLOG)),
@@ -110,29 +99,17 @@ public final class FulfilOrderAlarms extends Construct {
         "fulfil-order invocations failed as a whole (a crash or a timeout), not just single orders."
             + " Every record of those batches will be retried: runbook section 5.");
     raise(AlarmNames.FUNCTION_THROTTLES, function.metricThrottles(options(AlarmNames.FUNCTION_THROTTLES)),
-        "Lambda throttled fulfil-order: the account's concurrency is exhausted and orders wait: runbook section 6.");
-    // A message the mapping received and gave up on without the function deciding about it (for SQS:
-    // invokes throttled until the message's visibility ran out): it burned a receive with no try of ours
-    // and no log line. Failed invokes are not alarmed: with partial batch responses every transient
-    // failure of an order counts there, which the partner-failing and DLQ alarms already cover.
-    raise(AlarmNames.MAPPING_DROPPED_EVENTS, new Metric(MetricProps.builder()
-            .namespace("AWS/Lambda")
-            .metricName("DroppedEventCount")
-            .dimensionsMap(Map.of("EventSourceMappingUUID", mappingId))
-            .statistic(statistic(AlarmNames.MAPPING_DROPPED_EVENTS))
-            .period(period(AlarmNames.MAPPING_DROPPED_EVENTS))
-            .build()),
-        "The event source mapping from " + OrderQueues.SOURCE_QUEUE_NAME + " dropped messages without the function"
-            + " processing them (throttled invokes, or none possible): each lost a receive and returns after the"
-            + " visibility timeout: runbook section 15.");
+        "Lambda throttled fulfil-order: it ran more invocations than its reserved concurrency, so something besides"
+            + " the mapping invoked it, or its reservation was changed. A throttled invocation costs its messages a"
+            + " receive: runbook section 6.");
     // Failed tries with no booking at all, minute after minute: the partner (or DynamoDB) is failing.
     // The backlog alarm stays quiet in an outage and the DLQ only hears of it after the retry horizon;
     // a minute or two of failures that the retries absorb does not page.
     raise(AlarmNames.PARTNER_FAILING, MathExpression.Builder.create()
             .expression("IF(FILL(failed, 0) > 0 AND FILL(booked, 0) + FILL(adopted, 0) == 0, 1, 0)")
-            .usingMetrics(Map.of("failed", functionMetric(AlarmSignal.TRANSIENT_FAILURE),
-                "booked", functionMetric(AlarmSignal.ORDER_BOOKED),
-                "adopted", functionMetric(AlarmSignal.BOOKING_ADOPTED)))
+            .usingMetrics(Map.of("failed", functionMetric(AlarmSignal.TRANSIENT_FAILURE, AlarmNames.PARTNER_FAILING),
+                "booked", functionMetric(AlarmSignal.ORDER_BOOKED, AlarmNames.PARTNER_FAILING),
+                "adopted", functionMetric(AlarmSignal.BOOKING_ADOPTED, AlarmNames.PARTNER_FAILING)))
             .label("minutes with failed tries and no booking")
             .period(period(AlarmNames.PARTNER_FAILING))
             .build(),
@@ -170,15 +147,15 @@ public final class FulfilOrderAlarms extends Construct {
 
   /**
    * One of the counts the function emits (its FulfilmentMetrics, by name; Powertools' EMF gives them the
-   * namespace and the Service dimension), a minute at a time.
+   * namespace and the Service dimension), over the period and with the statistic of the alarm that reads it.
    */
-  private Metric functionMetric(String name) {
+  private Metric functionMetric(String name, String alarm) {
     return new Metric(MetricProps.builder()
         .namespace(FulfilOrderFunction.METRICS_NAMESPACE)
         .metricName(name)
         .dimensionsMap(Map.of("Service", FulfilOrderFunction.FUNCTION_NAME))
-        .statistic(statistic(AlarmNames.PARTNER_FAILING))
-        .period(period(AlarmNames.PARTNER_FAILING))
+        .statistic(statistic(alarm))
+        .period(period(alarm))
         .build());
   }
 

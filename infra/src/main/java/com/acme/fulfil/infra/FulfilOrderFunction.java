@@ -15,13 +15,16 @@ import software.amazon.awscdk.services.iam.PolicyStatement;
 import software.amazon.awscdk.services.iam.Role;
 import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.lambda.Alias;
+import software.amazon.awscdk.services.lambda.ApplicationLogLevel;
 import software.amazon.awscdk.services.lambda.Architecture;
 import software.amazon.awscdk.services.lambda.Code;
 import software.amazon.awscdk.services.lambda.Function;
+import software.amazon.awscdk.services.lambda.LoggingFormat;
 import software.amazon.awscdk.services.lambda.MetricType;
 import software.amazon.awscdk.services.lambda.MetricsConfig;
 import software.amazon.awscdk.services.lambda.Runtime;
 import software.amazon.awscdk.services.lambda.SnapStartConf;
+import software.amazon.awscdk.services.lambda.SystemLogLevel;
 import software.amazon.awscdk.services.lambda.Tracing;
 import software.amazon.awscdk.services.lambda.VersionOptions;
 import software.amazon.awscdk.services.lambda.eventsources.SqsEventSource;
@@ -46,7 +49,6 @@ public final class FulfilOrderFunction extends Construct {
 
   private final Function function;
   private final Alias alias;
-  private final String mappingId;
 
   public FulfilOrderFunction(Construct scope, String id, TimingBudget budget, DeploymentSettings deployment,
       IQueue orders, IQueue deadLetters, ITable idempotency, ISecret partnerApiKey) {
@@ -115,6 +117,17 @@ public final class FulfilOrderFunction extends Construct {
         .logGroup(logs)
         .environment(environment)
         .tracing(deployment.activeTracing() ? Tracing.ACTIVE : Tracing.DISABLED)
+        // JSON: Lambda's own records (START, END, REPORT) become JSON objects that Logs Insights filters
+        // beside the function's lines, and their level can be set. The function's lines are JSON already,
+        // which Lambda keeps as they are, filed by their "level".
+        .loggingFormat(LoggingFormat.JSON)
+        .applicationLogLevelV2(applicationLogLevel(deployment.logLevel()))
+        .systemLogLevelV2(SystemLogLevel.INFO)
+        // The mapping's cap, kept for this function alone: other functions cannot take the account's
+        // concurrency from it, and it never runs more than the mapping asks for. AWS: a maximum
+        // concurrency above the reserved concurrency throttles invocations, and here each throttle costs a
+        // message one of its receives, so the two are one number.
+        .reservedConcurrentExecutions(deployment.maxConcurrency())
         .build();
     if (deployment.activeTracing()) {
       NagSuppressions.addResourceSuppressions(role, List.of(NagPackSuppression.builder()
@@ -139,17 +152,26 @@ public final class FulfilOrderFunction extends Construct {
         .maxBatchingWindow(Duration.seconds(budget.batchingWindow().toSeconds()))
         .reportBatchItemFailures(true)
         .maxConcurrency(deployment.maxConcurrency())
-        // The mapping's own counts (polled, invoked, failed, deleted, dropped): what happens to a message
+        // The mapping's own counts (polled, invoked, failed, deleted): what happens to a message
         // between the queue and the function, which neither the queue's nor the function's metrics show.
         .metricsConfig(MetricsConfig.builder().metrics(List.of(MetricType.EVENT_COUNT)).build())
+        // As committed: a mapping on-call paused stays paused through a deploy (runbook section 7).
+        .enabled(deployment.mappingEnabled())
         .build());
     alias.addEventSource(source);
-    mappingId = source.getEventSourceMappingId();
   }
 
-  /** The event source mapping's UUID, the dimension of its metrics. */
-  public String mappingId() {
-    return mappingId;
+  /**
+   * Lambda files a JSON line without a "level" (the function's Embedded Metric Format lines) as INFO, so
+   * its filter never goes above INFO, or the metrics the alarms read would be dropped; below INFO it
+   * follows the function's own level, so that DEBUG and TRACE lines asked for reach CloudWatch.
+   */
+  private static ApplicationLogLevel applicationLogLevel(String logLevel) {
+    return switch (logLevel) {
+      case "TRACE" -> ApplicationLogLevel.TRACE;
+      case "DEBUG" -> ApplicationLogLevel.DEBUG;
+      default -> ApplicationLogLevel.INFO;
+    };
   }
 
   public Function function() {

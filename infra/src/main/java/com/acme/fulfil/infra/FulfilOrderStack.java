@@ -2,9 +2,6 @@ package com.acme.fulfil.infra;
 
 import com.acme.fulfil.timing.TimingBudget;
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
-import io.github.cdklabs.cdknag.NagPackSuppression;
-import io.github.cdklabs.cdknag.NagSuppressions;
-import java.util.List;
 import software.amazon.awscdk.Aspects;
 import software.amazon.awscdk.CfnOutput;
 import software.amazon.awscdk.RemovalPolicy;
@@ -26,23 +23,25 @@ import software.constructs.Construct;
  */
 public final class FulfilOrderStack extends Stack {
   private static final String IDEMPOTENCY_TABLE_NAME = "fulfil-order-idempotency";
-  private static final String PARTNER_API_KEY_SECRET_NAME = "fulfil-order/partner-api-key";
 
   public FulfilOrderStack(Construct scope, String id, TimingBudget budget, DeploymentSettings deployment) {
     super(scope, id, StackProps.builder()
         .description("orders-to-fulfil, its DLQ and the fulfil-order function that books one courier per order")
+        // Deleting the stack takes a deliberate step first (docs/deploy.md, "Removing it"): the queues hold
+        // up to 4 days of waiting orders and 14 days of dead letters.
+        .terminationProtection(true)
         .build());
 
     OrderQueues queues = new OrderQueues(this, "Queues", budget);
     Table idempotency = idempotencyTable();
-    ISecret partnerApiKey = deployment.partnerApiKeySecretArn()
-        .map(arn -> Secret.fromSecretCompleteArn(this, "PartnerApiKey", arn))
-        .orElseGet(this::partnerApiKeyPlaceholder);
+    // The secret on-call put the key in, by the ARN committed in cdk.json; the stack never creates one,
+    // so no deploy can put a placeholder where the partner's key is.
+    ISecret partnerApiKey = Secret.fromSecretCompleteArn(this, "PartnerApiKey", deployment.partnerApiKeySecretArn());
     FulfilOrderFunction fulfilOrder = new FulfilOrderFunction(
         this, "FulfilOrder", budget, deployment, queues.source(), queues.deadLetters(), idempotency, partnerApiKey);
     FulfilOrderAlarms alarms = new FulfilOrderAlarms(
         this, "Alarms", budget, budget.capacity(deployment.maxConcurrency()), queues, fulfilOrder.function(),
-        fulfilOrder.mappingId(), deployment.alarmEmail());
+        deployment.alarmEmail());
 
     output("QueueUrl", queues.source().getQueueUrl(), "Where the checkout service sends orders");
     output("DlqUrl", queues.deadLetters().getQueueUrl(), "Orders that can never succeed (sent by the function on their"
@@ -50,7 +49,7 @@ public final class FulfilOrderStack extends Stack {
     output("AlarmTopicArn", alarms.topic().getTopicArn(), "Subscribe on-call here");
     output("IdempotencyTableName", idempotency.getTableName(), "One record per booked order");
     output("FunctionAliasArn", fulfilOrder.alias().getFunctionArn(), "What the event source mapping invokes");
-    output("PartnerApiKeySecretArn", partnerApiKey.getSecretArn(), "Put the partner's API key here");
+    output("PartnerApiKeySecretArn", partnerApiKey.getSecretArn(), "Where the function reads the partner's API key");
     output("PartnerBaseUrl", deployment.partnerBaseUrl(), "The partner the function was deployed to call; check compares"
         + " the function's PARTNER_BASE_URL with it");
 
@@ -59,7 +58,8 @@ public final class FulfilOrderStack extends Stack {
 
   /**
    * Keyed on the order id: a redriven or duplicated order finds its booking. Retained when the stack
-   * goes, because deleting it would let every later redelivery book its order a second time.
+   * goes, because deleting it would let every later redelivery book its order a second time; deleted only
+   * when the deploy that created it rolls back, while it is still empty, so that deploy can be run again.
    */
   private Table idempotencyTable() {
     return Table.Builder.create(this, "Idempotency")
@@ -70,27 +70,8 @@ public final class FulfilOrderStack extends Stack {
         .pointInTimeRecoverySpecification(PointInTimeRecoverySpecification.builder()
             .pointInTimeRecoveryEnabled(true)
             .build())
-        .removalPolicy(RemovalPolicy.RETAIN)
+        .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
         .build();
-  }
-
-  /**
-   * CloudFormation cannot create a secret without a value, so the stack fills it with a random string
-   * the partner rejects (401, retried as transient) until someone puts the real key in it.
-   */
-  private ISecret partnerApiKeyPlaceholder() {
-    Secret secret = Secret.Builder.create(this, "PartnerApiKey")
-        .secretName(PARTNER_API_KEY_SECRET_NAME)
-        .description("The fulfilment partner's API key, the bare key string. Replace the generated"
-            + " placeholder: aws secretsmanager put-secret-value --secret-id " + PARTNER_API_KEY_SECRET_NAME)
-        .removalPolicy(RemovalPolicy.RETAIN)
-        .build();
-    NagSuppressions.addResourceSuppressions(secret, List.of(NagPackSuppression.builder()
-        .id("AwsSolutions-SMG4")
-        .reason("The partner issues and rotates this key, not us: after a cut-over an operator puts the"
-            + " new key here and the function re-reads the secret on the partner's first 401.")
-        .build()));
-    return secret;
   }
 
   private void output(String id, String value, String description) {

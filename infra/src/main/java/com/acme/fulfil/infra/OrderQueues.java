@@ -4,6 +4,7 @@ import com.acme.fulfil.timing.TimingBudget;
 import java.util.List;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.sqs.DeadLetterQueue;
 import software.amazon.awscdk.services.sqs.Queue;
@@ -14,11 +15,18 @@ import software.constructs.Construct;
 
 /**
  * {@code orders-to-fulfil} and its dead-letter queue {@code orders-to-fulfil-dlq}: visibility,
- * retention and redrive straight from the timing budget, both encrypted and TLS-only.
+ * retention and redrive straight from the timing budget, both encrypted, TLS-only and kept when the stack goes.
  */
 public final class OrderQueues extends Construct {
   static final String SOURCE_QUEUE_NAME = "orders-to-fulfil";
   static final String DLQ_NAME = SOURCE_QUEUE_NAME + "-dlq";
+  /**
+   * Both queues outlive the stack and any update that would replace them: they hold up to 4 days of
+   * waiting orders and 14 days of dead letters. Only the deploy that creates them deletes them again if it
+   * rolls back: then they are new and empty (the checkout service is pointed at them after that deploy),
+   * and kept, their names would stop the next try with "already exists".
+   */
+  private static final RemovalPolicy KEPT = RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE;
 
   private final Queue source;
   private final Queue deadLetters;
@@ -35,6 +43,7 @@ public final class OrderQueues extends Construct {
         .retentionPeriod(Duration.seconds(budget.dlqRetention().toSeconds()))
         .encryption(QueueEncryption.SQS_MANAGED)
         .enforceSsl(true)
+        .removalPolicy(KEPT)
         // Only orders-to-fulfil may use it, which is also what lets StartMessageMoveTask move
         // messages back to it after a fix.
         .redriveAllowPolicy(RedriveAllowPolicy.builder()
@@ -48,6 +57,7 @@ public final class OrderQueues extends Construct {
         .retentionPeriod(Duration.seconds(budget.sourceRetention().toSeconds()))
         .encryption(QueueEncryption.SQS_MANAGED)
         .enforceSsl(true)
+        .removalPolicy(KEPT)
         .deadLetterQueue(DeadLetterQueue.builder()
             .queue(deadLetters)
             .maxReceiveCount(budget.maxReceiveCount())

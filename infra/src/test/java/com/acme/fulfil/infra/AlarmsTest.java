@@ -8,7 +8,6 @@ import com.acme.fulfil.timing.AlarmNames;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import software.amazon.awscdk.assertions.Annotations;
 import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 
@@ -17,29 +16,37 @@ class AlarmsTest {
   private final String topic = Synth.logicalId(template, "AWS::SNS::Topic", Map.of("TopicName", "fulfil-order-alarms"));
 
   /**
-   * Every new dead letter pages, even while older ones wait: the alarm counts arrivals in each period,
-   * not the DLQ's depth (which kept it in ALARM, paging once). SQS's NumberOfMessagesSent counts only
-   * messages sent to the DLQ directly (the function's poison, on its first receive), not those the
-   * redrive policy moves there, so the visible count's rise stands for those.
+   * The DLQ alarm reads the function's own count of messages on their way to the DLQ, a sum per five
+   * minutes: neither SQS's NumberOfMessagesSent (blind to what the redrive policy moves) nor the rise of the
+   * DLQ's depth (cancelled by a drop or a redrive in the same period).
    */
   @Test
-  void everyNewDeadLetterPagesAgainWhetherTheFunctionSentItOrTheRedrivePolicyMovedIt() {
-    Map<String, Object> dlq = queueName("orders-to-fulfil-dlq");
-    template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of(
-        "AlarmName", "orders-to-fulfil-dlq-new-messages",
-        "Threshold", 0,
-        "ComparisonOperator", "GreaterThanThreshold",
-        "EvaluationPeriods", 1,
-        "OKActions", List.of(ref(topic)),
-        "AlarmActions", List.of(ref(topic))));
-    assertQueries("orders-to-fulfil-dlq-new-messages",
-        Map.of("ReturnData", true,
-                "Expression", "FILL(sent, 0) + IF(DIFF(FILL(visible, 0)) > 0, DIFF(FILL(visible, 0)), 0)"),
-            Map.of("Id", "sent", "ReturnData", false, "MetricStat", Map.of("Stat", "Sum", "Period", 300,
-                "Metric", Map.of("Namespace", "AWS/SQS", "MetricName", "NumberOfMessagesSent", "Dimensions", List.of(dlq)))),
-            Map.of("Id", "visible", "ReturnData", false, "MetricStat", Map.of("Stat", "Maximum", "Period", 300,
-                "Metric", Map.of("Namespace", "AWS/SQS", "MetricName", "ApproximateNumberOfMessagesVisible",
-                    "Dimensions", List.of(dlq)))));
+  void ordersReachingTheDlqAreCountedWhereTheFunctionDecidesThem() {
+    assertAlarm("orders-to-fulfil-dlq-new-messages", "FulfilOrder", "DeadLettered",
+        Map.of("Name", "Service", "Value", "fulfil-order"), "Sum", 0);
+  }
+
+  /**
+   * CloudWatch notifies on a change of state only, so the text says what one page and its OK stand for:
+   * a burst over consecutive periods pages once, OK is five minutes without an arrival, not an empty DLQ.
+   */
+  @Test
+  void theDlqAlarmSaysItPagesOncePerBurstAndWhatItsOkMeans() {
+    assertThat(description("orders-to-fulfil-dlq-new-messages"))
+        .contains("the function sent them there", "their last of 14 receives failed", "within 30 minutes",
+            "stays in ALARM, without paging again, while more arrive", "OK means five minutes without one",
+            "the next arrival after that pages again", "runbook section 2")
+        .doesNotContain("Each arrival pages again");
+  }
+
+  /** The backstop: whatever brought a message to the DLQ (a last try Lambda killed), it pages once, and its OK means empty. */
+  @Test
+  void aDlqThatHoldsMessagesPagesOnceUntilItIsEmpty() {
+    assertAlarm("orders-to-fulfil-dlq-not-empty", "AWS/SQS", "ApproximateNumberOfMessagesVisible",
+        queueName("orders-to-fulfil-dlq"), "Maximum", 0);
+    assertThat(description("orders-to-fulfil-dlq-not-empty"))
+        .contains("pages once, when the DLQ stops being empty", "its OK means the DLQ is empty", "kept 14 days",
+            "Lambda killed", "runbook section 15");
   }
 
   /**
@@ -77,6 +84,19 @@ class AlarmsTest {
     }
   }
 
+  /** Every other alarm's text: what fired, and the section that says what to do. */
+  @Test
+  void eachOtherAlarmsTextSaysWhatItsPageMeans() {
+    Map<String, List<String>> says = Map.of(
+        "orders-to-fulfil-in-flight-near-cap", List.of("More than 100,000 messages", "runbook section 4"),
+        "orders-to-fulfil-backlog", List.of("More than 188 orders have waited", "for five minutes", "runbook section 16"),
+        "fulfil-order-errors", List.of("failed as a whole", "runbook section 5"),
+        "fulfil-order-throttles", List.of("more invocations than its reserved concurrency", "costs its messages a receive",
+            "runbook section 6"),
+        "fulfil-order-partner-failing", List.of("failed and none booked in 3 of the last 5 minutes", "runbook section 7"));
+    says.forEach((alarm, phrases) -> assertThat(description(alarm)).as(alarm).contains(phrases));
+  }
+
   /** The description is the first thing on-call reads: what fired, and which runbook section to open. */
   @Test
   void everyAlarmSaysWhatFiredAndWhichRunbookSectionToOpenAndPagesWhenItClearsToo() {
@@ -90,16 +110,22 @@ class AlarmsTest {
       assertThat(properties.get("OKActions")).as("%s", properties.get("AlarmName")).isEqualTo(List.of(ref(topic)));
     });
     template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("AlarmName", "orders-to-fulfil-dlq-new-messages",
-        "AlarmDescription", Match.stringLikeRegexp(".*runbook section 2.*")));
+        "AlarmDescription", Match.stringLikeRegexp(".*runbook section 2\\.")));
     template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("AlarmName", "fulfil-order-partner-failing",
         "AlarmDescription", Match.stringLikeRegexp(".*runbook section 7.*")));
   }
 
+  /**
+   * SQS's ApproximateAgeOfOldestMessage leaves out messages received three or more times: the alarm fires
+   * on what it can see, an order older than two tries and their waits (2 x (300 s + 1,800 s)) that SQS still
+   * ages, one nobody receives, and says it cannot see retrying orders.
+   */
   @Test
-  void aMessageOlderThanTheRetryHorizonNotifiesOnCall() {
-    // 1,800 s visibility x 5 receives: by then every message is booked or in the DLQ.
+  void anOrderNotReceivedForLongerThanTwoTriesTakeNotifiesOnCall() {
     assertAlarm("orders-to-fulfil-oldest-message-too-old", "AWS/SQS", "ApproximateAgeOfOldestMessage",
-        queueName("orders-to-fulfil"), "Maximum", 25200);
+        queueName("orders-to-fulfil"), "Maximum", 4200);
+    assertThat(description("orders-to-fulfil-oldest-message-too-old"))
+        .contains("more than 70 minutes", "SQS ages only messages received fewer than three times", "not orders that are retrying");
   }
 
   @Test
@@ -138,11 +164,10 @@ class AlarmsTest {
     assertAlarm("fulfil-order-throttles", "AWS/Lambda", "Throttles", functionName(), "Sum", 0);
   }
 
+  /** AWS does not emit DroppedEventCount for an SQS event source mapping: an alarm on it could never page. */
   @Test
-  void messagesTheMappingDroppedWithoutTheFunctionNotifyOnCall() {
-    String mapping = Synth.logicalId(template, "AWS::Lambda::EventSourceMapping", Map.of("BatchSize", 1));
-    assertAlarm("fulfil-order-mapping-dropped-events", "AWS/Lambda", "DroppedEventCount",
-        Map.of("Name", "EventSourceMappingUUID", "Value", ref(mapping)), "Sum", 0);
+  void noAlarmWatchesAMetricAnSqsMappingNeverEmits() {
+    template.resourcePropertiesCountIs("AWS::CloudWatch::Alarm", Map.of("MetricName", "DroppedEventCount"), 0);
   }
 
   @Test
@@ -158,19 +183,25 @@ class AlarmsTest {
   }
 
   @Test
-  void withoutAnAlarmEmailNobodyIsSubscribedAndSynthSaysSo() {
-    template.resourceCountIs("AWS::SNS::Subscription", 0);
-    Annotations.fromStack(Synth.defaultStack()).hasWarning("/fulfil-order/Alarms/Topic",
-        Match.stringLikeRegexp("No alarmEmail in context.*"));
+  void theCommittedAlarmEmailIsSubscribedToTheTopic() {
+    template.resourceCountIs("AWS::SNS::Subscription", 1);
+    template.hasResourceProperties("AWS::SNS::Subscription", Match.objectEquals(Map.of(
+        "Protocol", "email",
+        "Endpoint", Synth.ALARM_EMAIL,
+        "TopicArn", ref(topic))));
   }
 
   @Test
-  void alarmEmailFromContextIsSubscribedToTheTopic() {
-    Template withEmail = Template.fromStack(Synth.stack(Map.of("alarmEmail", "oncall@acme.example")));
-    withEmail.hasResourceProperties("AWS::SNS::Subscription", Match.objectEquals(Map.of(
-        "Protocol", "email",
-        "Endpoint", "oncall@acme.example",
-        "TopicArn", ref(Synth.logicalId(withEmail, "AWS::SNS::Topic", Map.of("TopicName", "fulfil-order-alarms"))))));
+  void withoutAnAlarmEmailSynthRefusesToDeploy() {
+    assertThat(Synth.refusal(Map.of("alarmEmail", ""))).contains("alarmEmail is not set: commit on-call's address in infra/cdk.json",
+        "would remove the alarm topic's subscription");
+  }
+
+  @SuppressWarnings("unchecked")
+  private String description(String alarm) {
+    return template.findResources("AWS::CloudWatch::Alarm", Map.of("Properties", Map.of("AlarmName", alarm))).values()
+        .stream().map(resource -> (String) ((Map<String, Object>) resource.get("Properties")).get("AlarmDescription"))
+        .findFirst().orElseThrow();
   }
 
   private void assertAlarm(String name, String namespace, String metric, Map<String, Object> dimension,

@@ -24,16 +24,34 @@ class DeploymentSettingsTest {
   }
 
   @Test
-  void cdkJsonProtectsThePartnerAndNeedsNoSecretOrEmail() {
+  void cdkJsonProtectsThePartnerAndRunsTheMapping() {
     DeploymentSettings settings = DeploymentSettings.fromContext(context(Map.of()));
 
     assertThat(settings.maxConcurrency()).isEqualTo(10);
     assertThat(settings.functionMemoryMb()).isEqualTo(512);
     assertThat(settings.logLevel()).isEqualTo("INFO");
     assertThat(settings.activeTracing()).isFalse();
-    assertThat(settings.partnerApiKeySecretArn()).isEmpty();
-    assertThat(settings.alarmEmail()).isEmpty();
+    assertThat(settings.mappingEnabled()).isTrue();
     assertThat(settings.functionArtifact()).isEqualTo(artifact.toAbsolutePath());
+  }
+
+  /**
+   * What on-call relies on is refused when missing, never defaulted: no placeholder secret, no example
+   * address, no partner taken from whoever deploys, no mapping started again.
+   */
+  @Test
+  void everySettingOnCallReliesOnIsRefusedWhenMissingNamingWhereItBelongs() {
+    for (String key : java.util.List.of(OnCallSettings.PARTNER_BASE_URL, OnCallSettings.PARTNER_API_KEY_SECRET_ARN,
+        OnCallSettings.ALARM_EMAIL)) {
+      Map<String, String> without = new HashMap<>();
+      without.put(key, null);
+      assertThatThrownBy(() -> DeploymentSettings.fromContext(context(without))).as(key)
+          .hasMessageContaining(key + " is not set: commit").hasMessageContaining("in infra/cdk.json's context");
+    }
+    Map<String, String> noMappingState = new HashMap<>();
+    noMappingState.put(OnCallSettings.MAPPING_ENABLED, null);
+    assertThatThrownBy(() -> DeploymentSettings.fromContext(context(noMappingState)))
+        .hasMessageContaining("mappingEnabled is not set: it belongs in infra/cdk.json's context");
   }
 
   /** A value passed only with -c is undone by the next deploy that does not pass it (a tag's, for one). */
@@ -92,7 +110,7 @@ class DeploymentSettingsTest {
   private Function<String, String> context(Map<String, String> overrides) {
     Map<String, String> all = new HashMap<>();
     Synth.cdkJsonContext().forEach((key, value) -> all.put(key, String.valueOf(value)));
-    all.put("partnerBaseUrl", "https://partner.example");
+    Synth.environmentSettings().forEach((key, value) -> all.put(key, String.valueOf(value)));
     all.put("functionArtifact", artifact.toString());
     all.putAll(overrides);
     return all::get;

@@ -37,11 +37,6 @@ class FulfilOrderFunctionTest {
         "FunctionVersion", Map.of("Fn::GetAtt", List.of(version, "Version")))));
   }
 
-  /**
-   * Each code or configuration change gives the version a new logical id; without a retain policy
-   * CloudFormation deletes the old version while it cleans up the deploy, and the runbook's rollback
-   * (point live at the previous version) finds nothing to point at.
-   */
   /** The mapping invokes live's published version: the level is part of it, so cdk.json and a deploy set it. */
   @Test
   void theLogLevelComesFromCdkJson() {
@@ -50,6 +45,11 @@ class FulfilOrderFunctionTest {
         "Environment", Map.of("Variables", Map.of("FULFIL_LOG_LEVEL", "DEBUG"))));
   }
 
+  /**
+   * Each code or configuration change gives the version a new logical id; without a retain policy
+   * CloudFormation deletes the old version while it cleans up the deploy, and the runbook's rollback
+   * (point live at the previous version) finds nothing to point at.
+   */
   @Test
   void aDeployKeepsThePreviousVersionsForARollback() {
     template.hasResource("AWS::Lambda::Version", Map.of(
@@ -61,7 +61,6 @@ class FulfilOrderFunctionTest {
   @Test
   void environmentCarriesTheBudgetTheTableThePartnerAndTheSecret() {
     String table = Synth.logicalId(template, "AWS::DynamoDB::Table", Map.of("TableName", "fulfil-order-idempotency"));
-    String secret = Synth.logicalId(template, "AWS::SecretsManager::Secret", Map.of("Name", "fulfil-order/partner-api-key"));
     String dlq = Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil-dlq"));
     template.hasResourceProperties("AWS::Lambda::Function", Map.of(
         "FunctionName", "fulfil-order",
@@ -79,7 +78,7 @@ class FulfilOrderFunctionTest {
             Map.entry("IDEMPOTENCY_TTL_SECONDS", "1814400"),
             Map.entry("IDEMPOTENCY_TABLE_NAME", ref(table)),
             Map.entry("PARTNER_BASE_URL", Synth.PARTNER_BASE_URL),
-            Map.entry("PARTNER_API_KEY_SECRET_ID", ref(secret)),
+            Map.entry("PARTNER_API_KEY_SECRET_ID", Synth.PARTNER_API_KEY_SECRET_ARN),
             Map.entry("DEAD_LETTER_QUEUE_URL", ref(dlq)),
             Map.entry("FULFIL_LOG_LEVEL", "INFO"),
             Map.entry("POWERTOOLS_SERVICE_NAME", "fulfil-order"),
@@ -88,14 +87,54 @@ class FulfilOrderFunctionTest {
             Map.entry("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1"))))));
   }
 
+  /**
+   * JSON, so Lambda's own records are JSON objects Logs Insights filters beside the function's lines, and
+   * their level is set: INFO for both, since the function's metric lines carry no level and Lambda files
+   * them as INFO.
+   */
   @Test
-  void functionLogsToItsOwnLogGroupKeptThirtyDays() {
+  void functionLogsJsonToItsOwnLogGroupKeptThirtyDays() {
     String logGroup = Synth.logicalId(template, "AWS::Logs::LogGroup", Map.of(
         "LogGroupName", "/aws/lambda/fulfil-order",
         "RetentionInDays", 30));
     template.hasResourceProperties("AWS::Lambda::Function", Map.of(
         "FunctionName", "fulfil-order",
-        "LoggingConfig", Match.objectEquals(Map.of("LogGroup", ref(logGroup)))));
+        "LoggingConfig", Match.objectEquals(Map.of("LogGroup", ref(logGroup), "LogFormat", "JSON",
+            "ApplicationLogLevel", "INFO", "SystemLogLevel", "INFO"))));
+  }
+
+  /** DEBUG lines asked for in cdk.json reach CloudWatch; WARN never filters out the INFO-filed metric lines. */
+  @Test
+  void lambdasApplicationLogLevelFollowsTheFunctionsButNeverAboveInfo() {
+    Template debug = Template.fromStack(Synth.stack(Map.of("logLevel", "DEBUG")));
+    debug.hasResourceProperties("AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order",
+        "LoggingConfig", Map.of("ApplicationLogLevel", "DEBUG")));
+    Template warn = Template.fromStack(Synth.stack(Map.of("logLevel", "WARN")));
+    warn.hasResourceProperties("AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order",
+        "LoggingConfig", Map.of("ApplicationLogLevel", "INFO")));
+  }
+
+  /**
+   * The mapping's cap, reserved: other functions cannot take the account's concurrency from it, and a
+   * maximum concurrency above the reservation would throttle invocations, each costing a receive.
+   */
+  @Test
+  void theFunctionKeepsExactlyTheMappingsConcurrency() {
+    template.hasResourceProperties("AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order",
+        "ReservedConcurrentExecutions", 10));
+    Template raised = Template.fromStack(Synth.stack(Map.of("maxConcurrency", "20")));
+    raised.hasResourceProperties("AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order",
+        "ReservedConcurrentExecutions", 20));
+    raised.hasResourceProperties("AWS::Lambda::EventSourceMapping", Map.of(
+        "ScalingConfig", Match.objectEquals(Map.of("MaximumConcurrency", 20))));
+  }
+
+  /** A deploy leaves the mapping as cdk.json commits it: paused while on-call keeps it paused. */
+  @Test
+  void theMappingRunsOrStaysPausedAsCommitted() {
+    template.hasResourceProperties("AWS::Lambda::EventSourceMapping", Map.of("Enabled", true));
+    Template.fromStack(Synth.stack(Map.of("mappingEnabled", false)))
+        .hasResourceProperties("AWS::Lambda::EventSourceMapping", Map.of("Enabled", false));
   }
 
   @Test

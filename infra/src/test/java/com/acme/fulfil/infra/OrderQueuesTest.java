@@ -2,6 +2,7 @@ package com.acme.fulfil.infra;
 
 import static com.acme.fulfil.infra.Synth.arnOf;
 import static com.acme.fulfil.infra.Synth.ref;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
@@ -22,8 +23,28 @@ class OrderQueuesTest {
         "MessageRetentionPeriod", 345_600));
   }
 
+  /**
+   * Up to 4 days of waiting orders and 14 days of dead letters: neither a stack deletion nor an update that
+   * replaces a queue deletes them. Only a first deploy that rolls back deletes the queues it created, still
+   * empty, so that its retry does not stop on their names.
+   */
   @Test
-  void poisonMessageReachesTheDlqAfterFiveReceives() {
+  void bothQueuesOutliveTheStackAndAnyReplacement() {
+    for (String queue : List.of("orders-to-fulfil", "orders-to-fulfil-dlq")) {
+      template.hasResource("AWS::SQS::Queue", Map.of(
+          "Properties", Map.of("QueueName", queue),
+          "DeletionPolicy", "RetainExceptOnCreate",
+          "UpdateReplacePolicy", "Retain"));
+    }
+  }
+
+  @Test
+  void theStackCannotBeDeletedWithoutTurningOffItsTerminationProtection() {
+    assertThat(Synth.defaultStack().getTerminationProtection()).isTrue();
+  }
+
+  @Test
+  void poisonMessageReachesTheDlqAfterFourteenReceives() {
     template.hasResourceProperties("AWS::SQS::Queue", Map.of(
         "QueueName", "orders-to-fulfil",
         "RedrivePolicy", Match.objectEquals(Map.of("deadLetterTargetArn", arnOf(dlq), "maxReceiveCount", 14))));

@@ -6,27 +6,24 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.assertions.Template;
 
+/** The partner's key stays where on-call put it: the stack reads the committed secret and never creates one. */
 class PartnerApiKeyTest {
-  private static final String IMPORTED =
-      "arn:aws:secretsmanager:eu-west-1:123456789012:secret:partner/api-key-AbC123";
+  private final Template template = Synth.defaults();
 
   @Test
-  void withoutAnArnTheStackCreatesARetainedPlaceholderSecret() {
-    Template template = Synth.defaults();
-    template.hasResource("AWS::SecretsManager::Secret", Map.of(
-        "Properties", Map.of("Name", "fulfil-order/partner-api-key", "GenerateSecretString", Map.of()),
-        "DeletionPolicy", "Retain"));
+  void theCommittedSecretIsReadByExactlyItsArnAndNoneIsCreated() {
+    template.resourceCountIs("AWS::SecretsManager::Secret", 0);
+    template.hasResourceProperties("AWS::Lambda::Function", Map.of(
+        "Environment", Map.of("Variables", Map.of("PARTNER_API_KEY_SECRET_ID", Synth.PARTNER_API_KEY_SECRET_ARN))));
+    assertThat(Synth.roleStatements(template)).contains(Map.of(
+        "Effect", "Allow", "Action", "secretsmanager:GetSecretValue", "Resource", Synth.PARTNER_API_KEY_SECRET_ARN));
+    template.hasOutput("PartnerApiKeySecretArn", Map.of("Value", Synth.PARTNER_API_KEY_SECRET_ARN));
   }
 
   @Test
-  void anImportedSecretIsReadByExactlyItsArnAndNotCreated() {
-    Template template = Template.fromStack(Synth.stack(Map.of("partnerApiKeySecretArn", IMPORTED)));
-
-    template.resourceCountIs("AWS::SecretsManager::Secret", 0);
-    template.hasResourceProperties("AWS::Lambda::Function", Map.of(
-        "Environment", Map.of("Variables", Map.of("PARTNER_API_KEY_SECRET_ID", IMPORTED))));
-    assertThat(Synth.roleStatements(template)).contains(Map.of(
-        "Effect", "Allow", "Action", "secretsmanager:GetSecretValue", "Resource", IMPORTED));
-    template.hasOutput("PartnerApiKeySecretArn", Map.of("Value", IMPORTED));
+  void withoutTheSecretsArnSynthRefusesRatherThanCreateAPlaceholder() {
+    assertThat(Synth.refusal(Map.of("partnerApiKeySecretArn", "")))
+        .contains("partnerApiKeySecretArn is not set: commit the complete ARN of the secret holding the partner's API key",
+            "no deploy can swap the partner's key for a placeholder");
   }
 }

@@ -17,7 +17,6 @@ class PermissionsTest {
   void functionMayTouchOnlyItsLogsTableSecretQueueAndSendToItsDlq() {
     String logs = Synth.logicalId(template, "AWS::Logs::LogGroup", Map.of("LogGroupName", "/aws/lambda/fulfil-order"));
     String table = Synth.logicalId(template, "AWS::DynamoDB::Table", Map.of("TableName", "fulfil-order-idempotency"));
-    String secret = Synth.logicalId(template, "AWS::SecretsManager::Secret", Map.of("Name", "fulfil-order/partner-api-key"));
     String queue = Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil"));
     String dlq = Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil-dlq"));
 
@@ -31,7 +30,7 @@ class PermissionsTest {
             "Resource", arnOf(table)),
         Map.of("Effect", "Allow",
             "Action", "secretsmanager:GetSecretValue",
-            "Resource", ref(secret)),
+            "Resource", Synth.PARTNER_API_KEY_SECRET_ARN),
         // A permanent failure is sent straight to the DLQ: send, nothing else, and only there.
         Map.of("Effect", "Allow",
             "Action", "sqs:SendMessage",

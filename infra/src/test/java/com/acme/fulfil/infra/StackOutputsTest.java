@@ -26,7 +26,6 @@ class StackOutputsTest {
         ref(Synth.logicalId(template, "AWS::Lambda::Alias", Map.of("Name", "live")))));
     // What check compares the function's PARTNER_BASE_URL with, and where on-call's partner calls go.
     template.hasOutput("PartnerBaseUrl", Map.of("Value", Synth.PARTNER_BASE_URL));
-    template.hasOutput("PartnerApiKeySecretArn", Map.of("Value",
-        ref(Synth.logicalId(template, "AWS::SecretsManager::Secret", Map.of("Name", "fulfil-order/partner-api-key")))));
+    template.hasOutput("PartnerApiKeySecretArn", Map.of("Value", Synth.PARTNER_API_KEY_SECRET_ARN));
   }
 }

@@ -28,7 +28,14 @@ import software.amazon.awscdk.assertions.Template;
  * stand-in zip, so infra's tests need no build of function.
  */
 final class Synth {
+  /**
+   * Stand-ins for the environment's settings, which infra/cdk.json commits for the deployed stack (and
+   * synth refuses without): the tests' cdk.json has them.
+   */
   static final String PARTNER_BASE_URL = "https://partner.test.example";
+  static final String ALARM_EMAIL = "oncall@acme.example";
+  static final String PARTNER_API_KEY_SECRET_ARN =
+      "arn:aws:secretsmanager:eu-west-1:123456789012:secret:fulfil-order/partner-api-key-AbC123";
 
   private static final Path TARGET = Path.of("target");
   private static FulfilOrderStack defaultStack;
@@ -105,7 +112,7 @@ final class Synth {
 
   private static App app(Map<String, ?> context) {
     Map<String, Object> all = new HashMap<>(cdkJsonContext());
-    all.put("partnerBaseUrl", PARTNER_BASE_URL);
+    all.putAll(environmentSettings());
     all.put("functionArtifact", functionArtifact().toString());
     all.putAll(context);
     try {
@@ -115,6 +122,11 @@ final class Synth {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The environment's settings, as the tests' cdk.json commits them. */
+  static Map<String, Object> environmentSettings() {
+    return Map.of("partnerBaseUrl", PARTNER_BASE_URL, "alarmEmail", ALARM_EMAIL, "partnerApiKeySecretArn", PARTNER_API_KEY_SECRET_ARN);
   }
 
   /** infra/cdk.json's context, as cdk reads it. */

@@ -94,7 +94,8 @@ public final class LocalRun {
     Duration sendSpread = ScenarioSettings.spreadFor(options.orders(), ordersPerHour, scale);
     ScenarioSettings settings = new ScenarioSettings(options.orders(), options.poisonShare(), options.rejectedShare(),
         options.partnerDay(), options.seed(), sendSpread,
-        options.deadline().orElse(sendSpread.plus(options.partnerDay().causesRetries() ? RETRYING_DRAIN : HEALTHY_DRAIN)),
+        options.deadline().orElse(sendSpread.plus(options.partnerDay().causesRetries() ? RETRYING_DRAIN : HEALTHY_DRAIN)
+            .plus(options.partnerDay().longerRun())),
         MINIMUM_RUN);
     out.println(header(settings, scale, deployments, logs));
     Progress progress = new Progress(out);

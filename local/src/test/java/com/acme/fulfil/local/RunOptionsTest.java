@@ -70,6 +70,6 @@ class RunOptionsTest {
   @Test
   void unknownPartnerModeNamesTheModesThereAre() {
     assertThatThrownBy(() -> RunOptions.parse("--partner", "flaky"))
-        .hasMessageContaining("healthy, degraded, outage, blips or key-rotation");
+        .hasMessageContaining("healthy, degraded, outage, blips, key-rotation or long-outage");
   }
 }

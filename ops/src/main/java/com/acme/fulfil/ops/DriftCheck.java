@@ -2,6 +2,7 @@ package com.acme.fulfil.ops;
 
 import com.acme.fulfil.timing.AlarmNames;
 import com.acme.fulfil.timing.FunctionEnvironment;
+import com.acme.fulfil.timing.OnCallSettings;
 import com.acme.fulfil.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -113,9 +114,12 @@ final class DriftCheck {
           + ": nothing consumes the orders");
       return;
     }
+    boolean committedEnabled = settings().mappingEnabled();
     for (EventSourceMappingConfiguration mapping : mappings) {
-      if (!"Enabled".equals(mapping.state())) {
-        findings.add("the event source mapping " + mapping.uuid() + " is " + mapping.state() + ": orders pile up unread");
+      if (!(committedEnabled ? "Enabled" : "Disabled").equals(mapping.state())) {
+        findings.add("the event source mapping " + mapping.uuid() + " is " + mapping.state() + ", " + SETTINGS
+            + " commits " + OnCallSettings.MAPPING_ENABLED + " " + committedEnabled + ": the next deploy sets it back;"
+            + " commit the state on-call chose first (runbook section 7)");
       }
       if (mapping.batchSize() != budget.batchSize()) {
         findings.add("the event source mapping's batch size is " + mapping.batchSize() + ", the budget says " + budget.batchSize());
@@ -130,7 +134,7 @@ final class DriftCheck {
       }
       if (mapping.metricsConfig() == null || !mapping.metricsConfig().metrics().contains(EventSourceMappingMetric.EVENT_COUNT)) {
         findings.add("the event source mapping " + mapping.uuid() + " does not publish its event counts (MetricsConfig"
-            + " EventCount is off): the alarm " + AlarmNames.MAPPING_DROPPED_EVENTS + " cannot fire");
+            + " EventCount is off): runbook section 13's polled and invoked counts are gone");
       }
     }
     mappings.forEach(mapping -> maximumConcurrency(findings, mapping));
@@ -180,6 +184,14 @@ final class DriftCheck {
           + SETTINGS + " says " + settings.logLevel() + " (the mapping invokes live's published version, which"
           + " a change to the function does not reach)");
     }
+    committed(findings, settings.partnerApiKeySecretArn(), OnCallSettings.PARTNER_API_KEY_SECRET_ARN)
+        .filter(arn -> !arn.equals(env.get(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID)))
+        .ifPresent(arn -> findings.add("the function reads the partner's key from "
+            + env.get(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID) + ", " + SETTINGS + " commits " + arn));
+    committed(findings, settings.partnerBaseUrl(), OnCallSettings.PARTNER_BASE_URL)
+        .filter(url -> !url.equals(stack.partnerBaseUrl().toString()))
+        .ifPresent(url -> findings.add("the stack was deployed with the partner " + stack.partnerBaseUrl() + ", "
+            + SETTINGS + " commits " + url));
     String partnerUrl = env.get(FunctionEnvironment.PARTNER_BASE_URL);
     if (!stack.partnerBaseUrl().toString().equals(partnerUrl)) {
       findings.add("the function's " + FunctionEnvironment.PARTNER_BASE_URL + " is " + partnerUrl
@@ -210,11 +222,23 @@ final class DriftCheck {
             number(alarm.get().threshold()), SETTINGS, number(expected)));
       }
     }
-    long confirmed = stack.aws().sns().orElseThrow().listSubscriptionsByTopicPaginator(r -> r.topicArn(topic)).subscriptions()
-        .stream().filter(s -> !"PendingConfirmation".equals(s.subscriptionArn())).count();
+    var subscriptions = stack.aws().sns().orElseThrow().listSubscriptionsByTopicPaginator(r -> r.topicArn(topic))
+        .subscriptions().stream().toList();
+    long confirmed = subscriptions.stream().filter(s -> !"PendingConfirmation".equals(s.subscriptionArn())).count();
     if (confirmed == 0) {
       findings.add("nobody is subscribed to " + topic + " (or the subscription is unconfirmed): alarms reach no one");
     }
+    committed(findings, settings().alarmEmail(), OnCallSettings.ALARM_EMAIL)
+        .filter(email -> subscriptions.stream().noneMatch(s -> "email".equals(s.protocol()) && email.equals(s.endpoint())))
+        .ifPresent(email -> findings.add(email + ", whom " + SETTINGS + " commits, is not subscribed to " + topic));
+  }
+
+  /** A setting synth refuses to deploy without: its absence from the committed file is a finding of its own. */
+  private static Optional<String> committed(List<String> findings, Optional<String> value, String key) {
+    if (value.isEmpty()) {
+      findings.add(SETTINGS + " commits no " + key + ": synth refuses to deploy from it until it does");
+    }
+    return value;
   }
 
   private DeployedSettings settings() {

@@ -6,11 +6,14 @@ package com.acme.fulfil.timing;
  */
 public enum AlarmSignal {
   /**
-   * Messages new in the DLQ: the Sum of NumberOfMessagesSent (the function's poison, which it sends
-   * itself) plus the rise, if any, of the Maximum of ApproximateNumberOfMessagesVisible since the period
-   * before (what the redrive policy moved, which SQS does not count as sent).
+   * Messages on their way to the DLQ: the Sum of the function's DeadLettered, counted where it decides
+   * (a message it sends there, or one whose last receive failed, which the redrive policy then moves).
+   * Neither SQS metric counts these: NumberOfMessagesSent leaves out what a redrive policy moves, and a
+   * rise of the DLQ's depth is cancelled by a drop or a redrive in the same period.
    */
   DLQ_ARRIVALS(Statistic.SUM, true),
+  /** ApproximateNumberOfMessagesVisible of the DLQ: dead letters waiting for on-call, however they got there. */
+  DLQ_DEPTH(Statistic.MAXIMUM, true),
   /** ApproximateAgeOfOldestMessage of the source queue, in seconds. */
   OLDEST_MESSAGE_AGE(Statistic.MAXIMUM, false),
   /** ApproximateNumberOfMessagesNotVisible of the source queue: received and not yet deleted. */
@@ -21,8 +24,6 @@ public enum AlarmSignal {
   FUNCTION_ERRORS(Statistic.SUM, false),
   /** The function's Throttles. */
   THROTTLES(Statistic.SUM, false),
-  /** The event source mapping's DroppedEventCount. */
-  DROPPED_EVENTS(Statistic.SUM, false),
   /**
    * 1 for a period in which the Sum of the function's TransientFailure was above 0 and the Sums of its
    * OrderBooked and BookingAdopted were 0, else 0.
@@ -30,9 +31,10 @@ public enum AlarmSignal {
   FAILING_WITHOUT_BOOKING(Statistic.SUM, false);
 
   /**
-   * The function's metrics {@link #FAILING_WITHOUT_BOOKING} reads, by the names the function emits them
-   * under: the stack's alarm and the local run's both read them by these names.
+   * The function's metrics {@link #FAILING_WITHOUT_BOOKING} and {@link #DLQ_ARRIVALS} read, by the names the
+   * function emits them under: the stack's alarms and the local run's both read them by these names.
    */
+  public static final String DEAD_LETTERED = "DeadLettered";
   public static final String TRANSIENT_FAILURE = "TransientFailure";
   public static final String ORDER_BOOKED = "OrderBooked";
   public static final String BOOKING_ADOPTED = "BookingAdopted";

@@ -45,11 +45,15 @@ public record TimingBudget(
   public static final Duration ALARM_PERIOD = Duration.ofMinutes(5);
 
   /**
-   * How long after the retry horizon the messages-sitting alarm may take to fire: the 5-minute period in
-   * which the oldest message's age crosses the threshold must end, and SQS's datapoint for it must reach
-   * CloudWatch and be evaluated, which takes up to one more period.
+   * How long before the source retention deletes a message the longest retry life must end: the redrive
+   * policy moves a message only when it is next received, and SQS's timing is approximate.
    */
-  static final Duration MESSAGES_SITTING_ALARM_LEAD = ALARM_PERIOD.multipliedBy(2);
+  static final Duration RETENTION_MARGIN = Duration.ofMinutes(10);
+  /**
+   * SQS's ApproximateAgeOfOldestMessage leaves out a message received three or more times: it ages a
+   * message over its first two receives only.
+   */
+  public static final int RECEIVES_SQS_AGES = 2;
 
   static final Duration LAMBDA_MAX_TIMEOUT = Duration.ofSeconds(900);
   static final Duration SQS_MAX_VISIBILITY = Duration.ofHours(12);
@@ -152,15 +156,14 @@ public record TimingBudget(
     }
     if (visibilityTimeout.isPositive() && maxReceiveCount >= 2 && sourceRetention.isPositive()) {
       Duration horizon = visibilityTimeout.multipliedBy(maxReceiveCount);
-      Duration deletedAt = sourceRetention.minus(MESSAGES_SITTING_ALARM_LEAD);
+      Duration deletedAt = sourceRetention.minus(RETENTION_MARGIN);
       if (horizon.compareTo(deletedAt) > 0) {
         long fittingReceives = deletedAt.toSeconds() / visibilityTimeout.toSeconds();
         problems.add("the longest retry life (visibilityTimeoutSeconds " + show(visibilityTimeout) + " x maxReceiveCount "
             + maxReceiveCount + " = " + horizon.toSeconds() + " s, every try killed) must end at least "
-            + show(MESSAGES_SITTING_ALARM_LEAD) + " (two alarm periods) before sourceRetentionDays ("
+            + show(RETENTION_MARGIN) + " before sourceRetentionDays ("
             + show(sourceRetention) + ") deletes a message, at " + sourceRetention.toSeconds() + " s: SQS deletes an order"
-            + " still retrying when its retention ends, without moving it to the DLQ, and the messages-sitting alarm,"
-            + " whose threshold is that life, must have fired before that. "
+            + " still retrying when its retention ends, without moving it to the DLQ. "
             + (fittingReceives >= 2 ? "Lower maxReceiveCount to at most " + fittingReceives
                 + " (and retryHorizonSeconds with it), raise" : "Raise")
             + " sourceRetentionDays (at most 14 days), or lower the visibility timeout (it follows functionTimeoutSeconds).");
@@ -219,10 +222,20 @@ public record TimingBudget(
   /**
    * The longest a failing message can retry before the redrive policy moves it to the DLQ: every try
    * killed by Lambda, or needing a person, keeps the whole visibility timeout, the longest wait there is.
-   * No message still retrying is older: the messages-sitting alarm's threshold.
+   * No message still retrying is older.
    */
   public Duration longestRetryLife() {
     return visibilityTimeout.multipliedBy(maxReceiveCount);
+  }
+
+  /**
+   * The oldest a message can be while SQS still ages it, with the consumer working: its first
+   * {@link #RECEIVES_SQS_AGES} receives, each a try (at most the function timeout) and the wait it sets
+   * (at most the visibility timeout), taken as soon as it is sent. Older, a message SQS still ages has not
+   * been received for that long: the mapping is stopped or far behind. The messages-sitting alarm's threshold.
+   */
+  public Duration longestAgeSqsSees() {
+    return functionTimeout.plus(visibilityTimeout).multipliedBy(RECEIVES_SQS_AGES);
   }
 
   /**
@@ -270,9 +283,8 @@ public record TimingBudget(
 
   /**
    * The same design with every duration divided by {@code divisor}, for a local run that replays hours
-   * in minutes. The rules are ratios, so a consistent budget stays consistent (all but the alarm's lead
-   * after the retry horizon, which CloudWatch's periods fix in real minutes: a budget with less than
-   * {@code divisor} times that lead to spare is refused); the divisor must keep the durations SQS and
+   * in minutes. The rules are ratios, so a consistent budget stays consistent (all but the retention
+   * margin, fixed in real minutes: a budget with less than {@code divisor} times that margin to spare is refused); the divisor must keep the durations SQS and
    * Lambda take in whole seconds whole.
    */
   public TimingBudget scaledDown(int divisor) {

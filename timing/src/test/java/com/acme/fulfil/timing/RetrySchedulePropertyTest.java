@@ -95,8 +95,8 @@ class RetrySchedulePropertyTest {
     assertThat(budget.retrySchedule().longestBackoff()).isLessThanOrEqualTo(longestWait);
     assertThat(budget.functionTimeout().plus(budget.lateBookingHold()).plus(budget.retrySchedule().afterLock()))
         .as("the longest lock a failed try can leave, and the wait past it").isLessThanOrEqualTo(longestWait);
-    assertThat(longestWait.multipliedBy(budget.maxReceiveCount()).plus(TimingBudget.MESSAGES_SITTING_ALARM_LEAD))
-        .as("every receive waiting the visibility timeout, then the messages-sitting alarm")
+    assertThat(longestWait.multipliedBy(budget.maxReceiveCount()).plus(TimingBudget.RETENTION_MARGIN))
+        .as("every receive waiting the visibility timeout, then the margin before SQS deletes the order")
         .isLessThanOrEqualTo(budget.sourceRetention());
   }
 

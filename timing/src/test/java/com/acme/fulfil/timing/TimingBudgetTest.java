@@ -150,8 +150,7 @@ class TimingBudgetTest {
 
   /**
    * Review: 200 receives x 1,800 s (100 h) synthesized against 4 days of retention: in a long outage SQS
-   * deletes an order before the redrive policy moves it, and the messages-sitting alarm, whose
-   * threshold is the horizon, can never fire first.
+   * deletes an order before the redrive policy moves it.
    */
   @Test
   void aRetryHorizonLongerThanTheSourceKeepsMessagesIsRefused() {
@@ -164,19 +163,30 @@ class TimingBudgetTest {
         .hasMessageContaining("= 388800 s");
   }
 
-  /** The alarm compares 5-minute maxima: it needs two periods after the horizon to have fired. */
+  /** The redrive policy moves a message only when it is next received: the retention keeps a margin past the longest life. */
   @Test
-  void theSourceKeepsMessagesUntilTheMessagesSittingAlarmHasFired() {
+  void theSourceKeepsMessagesAMarginPastTheLongestRetryLife() {
     Duration fourDays = Duration.ofDays(4);
-    Duration lead = TimingBudget.ALARM_PERIOD.multipliedBy(2);
+    Duration lead = TimingBudget.RETENTION_MARGIN;
     Duration visibility = Duration.ofSeconds(1800);
     int receives = (int) (fourDays.minus(lead).toSeconds() / visibility.toSeconds());
     TimingBudget fits = TimingBudget.builder().maxReceiveCount(receives).build();
     assertThat(fits.longestRetryLife().plus(lead)).isLessThanOrEqualTo(fits.sourceRetention());
     assertThatThrownBy(() -> TimingBudget.builder().maxReceiveCount(192).build())
         .hasMessageContaining("345600 s");
-    // 191 x 1,800 s = 343,800 s; + 600 s = 344,400 s < 345,600 s. 192 x 1,800 s = 345,600 s leaves no time to alarm.
+    // 191 x 1,800 s = 343,800 s; + 600 s = 344,400 s < 345,600 s. 192 x 1,800 s = 345,600 s leaves no margin.
     assertThat(receives).isEqualTo(191);
+  }
+
+  /**
+   * SQS's ApproximateAgeOfOldestMessage leaves out a message from its third receive on: a working consumer
+   * lets no message it still ages grow older than two tries and the waits they set.
+   */
+  @Test
+  void sqsAgesAMessageOverItsFirstTwoReceivesOnly() {
+    assertThat(TimingBudget.defaults().longestAgeSqsSees()).isEqualTo(Duration.ofSeconds(2 * (300 + 1800)));
+    assertThat(TimingBudget.fromSettings(Map.of("functionTimeoutSeconds", "600")::get).longestAgeSqsSees())
+        .isEqualTo(Duration.ofSeconds(2 * (600 + 3600)));
   }
 
   @Test

@@ -10,9 +10,9 @@ import java.util.Optional;
  * @param at local time since the run started
  * @param waiting the source queue's visible messages
  * @param inFlight the source queue's messages received and not deleted
- * @param oldestMessageAge the age of the oldest message still in the source queue, in real-world time
+ * @param oldestMessageAge the age of the oldest message in the source queue that SQS still ages (received fewer
+ *     than three times), in real-world time
  * @param deadLetters the DLQ's depth, for a configuration that has one
- * @param sentToDlq messages the function sent to the DLQ itself (what SQS counts as sent)
  * @param functionErrors invocations that failed as a whole or timed out
  */
 public record AlarmSample(
@@ -21,6 +21,5 @@ public record AlarmSample(
     int inFlight,
     Duration oldestMessageAge,
     Optional<Integer> deadLetters,
-    long sentToDlq,
     long functionErrors,
     FunctionMetricCounts.Totals functionMetrics) {}

@@ -22,7 +22,7 @@ public final class AlarmWatch {
   /**
    * @param rules the stack's, for this configuration's capacity
    * @param emitsFunctionMetrics whether the configuration's function writes the counts the
-   *     partner-failing alarm reads (the incident's wrote none)
+   *     partner-failing and DLQ alarms read (the incident's wrote none)
    */
   public AlarmWatch(List<AlarmRule> rules, TimeScale scale, boolean hasDeadLetterQueue, boolean emitsFunctionMetrics) {
     this.rules = List.copyOf(rules);
@@ -48,7 +48,8 @@ public final class AlarmWatch {
     if (rule.signal().needsDeadLetterQueue() && !hasDeadLetterQueue) {
       return AlarmOutcome.notApplicable(rule.name(), rule.threshold(), "no DLQ");
     }
-    if (rule.signal() == AlarmSignal.FAILING_WITHOUT_BOOKING && !emitsFunctionMetrics) {
+    if ((rule.signal() == AlarmSignal.FAILING_WITHOUT_BOOKING || rule.signal() == AlarmSignal.DLQ_ARRIVALS)
+        && !emitsFunctionMetrics) {
       return AlarmOutcome.notApplicable(rule.name(), rule.threshold(), "its function emits no metrics");
     }
     Duration period = scale.toLocal(rule.period());

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The function's counts that the partner-failing alarm reads, taken from its standard output as
+ * The function's counts that the partner-failing and DLQ alarms read, taken from its standard output as
  * CloudWatch takes them: from the Embedded Metric Format lines (a JSON object whose {@code _aws} names
  * the metrics, with each value at the top level). Fed one output line at a time.
  */
@@ -18,10 +18,11 @@ public final class FunctionMetricCounts implements Consumer<String> {
   private final AtomicLong transientFailures = new AtomicLong();
   private final AtomicLong ordersBooked = new AtomicLong();
   private final AtomicLong bookingsAdopted = new AtomicLong();
+  private final AtomicLong deadLettered = new AtomicLong();
 
   /** Running totals at one moment. */
-  public record Totals(long transientFailures, long ordersBooked, long bookingsAdopted) {
-    public static final Totals NONE = new Totals(0, 0, 0);
+  public record Totals(long transientFailures, long ordersBooked, long bookingsAdopted, long deadLettered) {
+    public static final Totals NONE = new Totals(0, 0, 0, 0);
   }
 
   @Override
@@ -39,10 +40,11 @@ public final class FunctionMetricCounts implements Consumer<String> {
     add(metrics, AlarmSignal.TRANSIENT_FAILURE, transientFailures);
     add(metrics, AlarmSignal.ORDER_BOOKED, ordersBooked);
     add(metrics, AlarmSignal.BOOKING_ADOPTED, bookingsAdopted);
+    add(metrics, AlarmSignal.DEAD_LETTERED, deadLettered);
   }
 
   public Totals totals() {
-    return new Totals(transientFailures.get(), ordersBooked.get(), bookingsAdopted.get());
+    return new Totals(transientFailures.get(), ordersBooked.get(), bookingsAdopted.get(), deadLettered.get());
   }
 
   /** A metric's values: one number, or an array of them when an invocation recorded it several times. */

@@ -31,10 +31,11 @@ final class SignalDatapoints {
       case IN_FLIGHT -> gauge(signal.statistic(), AlarmSample::inFlight);
       case OLDEST_MESSAGE_AGE -> gauge(signal.statistic(), s -> s.oldestMessageAge().toSeconds());
       case FUNCTION_ERRORS -> counted(AlarmSample::functionErrors);
-      // The local mapping invokes at most its maximum concurrency, all of it provisioned, and never
-      // gives up on a message: Lambda's throttles and dropped events have nothing to count here.
-      case THROTTLES, DROPPED_EVENTS -> nothingEmitted();
-      case DLQ_ARRIVALS -> dlqArrivals();
+      // The local mapping invokes at most its maximum concurrency, all of it provisioned: Lambda's
+      // throttles have nothing to count here.
+      case THROTTLES -> nothingEmitted();
+      case DLQ_ARRIVALS -> counted(s -> s.functionMetrics().deadLettered());
+      case DLQ_DEPTH -> gauge(signal.statistic(), s -> s.deadLetters().orElseThrow());
       case FAILING_WITHOUT_BOOKING -> failingWithoutBooking();
     };
   }
@@ -81,23 +82,6 @@ final class SignalDatapoints {
 
   private List<OptionalDouble> nothingEmitted() {
     return Collections.nCopies(periods(), OptionalDouble.empty());
-  }
-
-  /**
-   * FILL(sent, 0) + IF(DIFF(FILL(visible, 0)) > 0, DIFF(FILL(visible, 0)), 0): what the function sent,
-   * plus the rise in the DLQ's most messages since the period before.
-   */
-  private List<OptionalDouble> dlqArrivals() {
-    List<Long> sent = increments(AlarmSample::sentToDlq);
-    List<OptionalDouble> deepest = gauge(AlarmSignal.Statistic.MAXIMUM, s -> s.deadLetters().orElseThrow());
-    List<OptionalDouble> datapoints = new ArrayList<>();
-    double before = 0;
-    for (int i = 0; i < periods(); i++) {
-      double now = deepest.get(i).orElse(0);
-      datapoints.add(OptionalDouble.of(sent.get(i) + Math.max(0, now - before)));
-      before = now;
-    }
-    return datapoints;
   }
 
   /** IF(FILL(failed, 0) > 0 AND FILL(booked, 0) + FILL(adopted, 0) == 0, 1, 0), none when none was emitted. */

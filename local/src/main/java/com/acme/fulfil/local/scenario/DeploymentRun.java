@@ -51,6 +51,9 @@ final class DeploymentRun implements AutoCloseable {
   private final TransientFailures transientFailures = new TransientFailures();
   private final PartnerOutages outages = new PartnerOutages();
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** On-call's redrive, on a day that ends with one; and when it had moved everything and the queue had drained. */
+  private final Optional<DlqRedrive> redrive;
+  private volatile Duration redriveDoneAt;
   private volatile Instant started;
 
   /** @param budget the stack's, in real time: the alarms' thresholds come from it */
@@ -68,6 +71,7 @@ final class DeploymentRun implements AutoCloseable {
     this.standing = new LocalDeployment(deployment, aws, stack, sqs, partner, observations, Map.of(),
         transientFailures.andThen(functionMetrics));
     this.dlqWatcher = standing.queues().deadLetter().map(dlq -> new DlqWatcher(sqs, dlq));
+    this.redrive = standing.queues().deadLetter().map(dlq -> new DlqRedrive(sqs, dlq, standing.queues().source()));
     this.alarms = new AlarmWatch(AlarmRules.of(budget, deployment.capacity()), scale, deployment.hasDeadLetterQueue(),
         deployment.function() instanceof Deployment.FunctionCode.Packaged);
   }
@@ -78,16 +82,48 @@ final class DeploymentRun implements AutoCloseable {
     // The DLQ's whole depth: the watcher hides what it reads, which on-call's DLQ would still show as visible.
     Optional<Integer> deadLetters = standing.queues().deadLetter().map(dlq -> QueueDepth.of(sqs, dlq).total());
     alarms.sample(new AlarmSample(elapsed, source.visible(), source.inFlight(), scale.toReal(oldestMessageAge()),
-        deadLetters, dlqWatcher.map(DlqWatcher::sentByTheFunction).orElse(0L),
+        deadLetters,
         observations.timedOut() + observations.functionErrors(), functionMetrics.totals()));
   }
 
-  /** How long the oldest message neither deleted nor dead-lettered has been in the source queue. */
+  /**
+   * A day that ends with a redrive ends as on-call ends it: once the partner is back and nothing is left
+   * in the source queue (every order booked or on its way to the DLQ), the DLQ is redriven, as it stands.
+   */
+  void redriveOnceDrained(PartnerDay day, Duration elapsed) {
+    if (!day.endsWithARedrive() || redrive.isEmpty()) {
+      return;
+    }
+    boolean drained = QueueDepth.of(sqs, standing.queues().source()).total() == 0;
+    if (!redrive.get().started()) {
+      if (outages.over(day.outages().size()) && drained) {
+        dlqWatcher.ifPresent(DlqWatcher::release);
+        redrive.get().start();
+      }
+    } else if (redriveDoneAt == null && redrive.get().finished() && drained) {
+      redriveDoneAt = elapsed;
+    }
+  }
+
+  /**
+   * Whether the day's redrive, if it has one, is over: the move finished, what it moved was worked off,
+   * and two alarm periods have passed since, in which the DLQ alarms can clear.
+   */
+  boolean redriveSettled(PartnerDay day, Duration elapsed) {
+    return !day.endsWithARedrive() || redrive.isEmpty()
+        || redriveDoneAt != null && elapsed.minus(redriveDoneAt).compareTo(scale.toLocal(TimingBudget.ALARM_PERIOD).multipliedBy(2)) >= 0;
+  }
+
+  /**
+   * How long the oldest message in the source queue has been there, as SQS's ApproximateAgeOfOldestMessage
+   * sees it: of the messages neither deleted nor dead-lettered, those received fewer than three times.
+   */
   private Duration oldestMessageAge() {
     Map<String, Instant> inDlq = dlqArrivals();
     Instant now = Instant.now();
     return orderByMessage.entrySet().stream()
-        .filter(entry -> !observations.deleted(entry.getKey()) && !inDlq.containsKey(entry.getKey()))
+        .filter(entry -> !observations.deleted(entry.getKey()) && !inDlq.containsKey(entry.getKey())
+            && observations.receives(entry.getKey()) <= TimingBudget.RECEIVES_SQS_AGES)
         .map(entry -> Duration.between(sentAt.get(entry.getValue().orderId()), now))
         .max(Comparator.naturalOrder())
         .orElse(Duration.ZERO);
@@ -144,7 +180,7 @@ final class DeploymentRun implements AutoCloseable {
     switch (day) {
       case HEALTHY -> { }
       case DEGRADED -> partner.degraded(PartnerDay.DEGRADED_UNAVAILABLE_SHARE, PartnerDay.WINDOW);
-      case OUTAGE, BLIPS -> outages.start(partner, day.outages());
+      case OUTAGE, BLIPS, LONG_OUTAGE -> outages.start(partner, day.outages());
       case KEY_ROTATION -> {
         stack.putPartnerKey(standing.secretId(), ROTATED_KEY);
         partner.rotateKey(ROTATED_KEY);
@@ -188,7 +224,7 @@ final class DeploymentRun implements AutoCloseable {
     Map<String, Instant> inDlq = dlqArrivals();
     Map<String, Integer> dlqReasons = new LinkedHashMap<>();
     for (ScenarioOrder.Kind kind : ScenarioOrder.Kind.values()) {
-      long count = inDlq.keySet().stream().filter(id -> orderByMessage.get(id).kind() == kind).count();
+      long count = inDlq.keySet().stream().filter(id -> orderByMessage.containsKey(id) && orderByMessage.get(id).kind() == kind).count();
       if (count > 0) {
         dlqReasons.put(kind.reason(), (int) count);
       }
@@ -216,7 +252,7 @@ final class DeploymentRun implements AutoCloseable {
       if (booked) {
         toBooking.add(Duration.between(sent, firstBooking.get(order.orderId())));
       }
-      if (deadLettered) {
+      if (deadLettered && order.kind().neverBookable()) {
         toDlq.add(Duration.between(sent, inDlq.get(messageId)));
       }
       (order.kind().neverBookable() ? badReceives : goodReceives).add(observations.receives(messageId));
@@ -235,7 +271,8 @@ final class DeploymentRun implements AutoCloseable {
         (int) bookingsPerOrder.values().stream().filter(n -> n == 1).count(),
         (int) bookingsPerOrder.values().stream().filter(n -> n > 1).count(),
         partner.bookings().size(),
-        dlqWatcher.map(w -> inDlq.size()),
+        // The orders sent: a dead letter of a message a redrive sent stands for an order counted already.
+        dlqWatcher.map(w -> (int) inDlq.keySet().stream().filter(orderByMessage::containsKey).count()),
         dlqReasons,
         queued,
         QueueDepth.of(sqs, standing.queues().source()).total(),

@@ -10,7 +10,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -27,7 +26,8 @@ final class DlqWatcher implements AutoCloseable {
   private final SqsClient sqs;
   private final QueueRef dlq;
   private final Map<String, Instant> arrivals = new ConcurrentHashMap<>();
-  private final AtomicLong sentByTheFunction = new AtomicLong();
+  /** The receipt of each message it hid, by message id: what lets it show them again for a redrive. */
+  private final Map<String, String> hidden = new ConcurrentHashMap<>();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
     Thread thread = new Thread(task, "dlq-watcher");
     thread.setDaemon(true);
@@ -48,11 +48,6 @@ final class DlqWatcher implements AutoCloseable {
     return Map.copyOf(arrivals);
   }
 
-  /** Arrivals the function sent itself, as opposed to those the redrive policy moved. */
-  long sentByTheFunction() {
-    return sentByTheFunction.get();
-  }
-
   /** Reads whatever arrived since the last sweep. */
   synchronized void sweep() {
     List<Message> batch;
@@ -61,11 +56,21 @@ final class DlqWatcher implements AutoCloseable {
           .waitTimeSeconds(0).visibilityTimeout(HIDE_FOR_SECONDS).messageAttributeNames("All")).messages();
       Instant now = Instant.now();
       batch.forEach(message -> {
-        if (arrivals.putIfAbsent(DeadLetter.standsFor(message), now) == null && DeadLetter.sentByTheFunction(message)) {
-          sentByTheFunction.incrementAndGet();
-        }
+        arrivals.putIfAbsent(DeadLetter.standsFor(message), now);
+        hidden.put(message.messageId(), message.receiptHandle());
       });
     } while (!batch.isEmpty());
+  }
+
+  /**
+   * Stops reading and shows every message it hid again, as on-call's DLQ has them: a redrive moves only
+   * what is visible. What arrives after this is read by the sweep at the end of the run.
+   */
+  synchronized void release() {
+    timer.shutdownNow();
+    hidden.values().forEach(receipt ->
+        sqs.changeMessageVisibility(request -> request.queueUrl(dlq.url()).receiptHandle(receipt).visibilityTimeout(0)));
+    hidden.clear();
   }
 
   private void sweepQuietly() {

@@ -20,7 +20,13 @@ public enum PartnerDay {
   /** The partner cuts over to a new API key; the secret is updated just before, as the runbook says. */
   KEY_ROTATION("API key rotation"),
   /** Three minute-long windows, four minutes apart, in which every request answers 503 at once. */
-  BLIPS("blips: three 1-minute windows, 4 minutes apart, every request answers 503");
+  BLIPS("blips: three 1-minute windows, 4 minutes apart, every request answers 503"),
+  /**
+   * Every request answers 503 for longer than an order retries, so the orders that met it reach the DLQ
+   * one after another (the outage's tail); once the partner is back and the queue has drained, on-call
+   * redrives the DLQ (runbook section 2).
+   */
+  LONG_OUTAGE("long outage: every request answers 503 for 2 h 52.5 min, longer than an order retries; then a redrive of the DLQ");
 
   static final Duration WINDOW = Duration.ofSeconds(10);
   /** A blip: a minute of the real world. */
@@ -28,6 +34,13 @@ public enum PartnerDay {
   static final Duration BETWEEN_BLIPS = Duration.ofSeconds(8);
   static final int BLIP_COUNT = 3;
   static final double DEGRADED_UNAVAILABLE_SHARE = 0.3;
+  /**
+   * Past the shortest retry life (2.5 h, 300 s here) of the orders sent in the outage's first half minute,
+   * short of the later ones': the first reach the DLQ over consecutive alarm periods, the rest are booked.
+   */
+  static final Duration LONG_WINDOW = Duration.ofSeconds(345);
+  /** After a long outage: its last orders reach the DLQ up to a visibility timeout after their last try, then the redrive. */
+  private static final Duration REDRIVE_DRAIN = Duration.ofSeconds(240);
 
   private final String description;
 
@@ -48,10 +61,21 @@ public enum PartnerDay {
   public List<Outage> outages() {
     return switch (this) {
       case OUTAGE -> List.of(new Outage(Duration.ZERO, WINDOW));
+      case LONG_OUTAGE -> List.of(new Outage(Duration.ZERO, LONG_WINDOW));
       case BLIPS -> IntStream.range(0, BLIP_COUNT)
           .mapToObj(i -> new Outage(BETWEEN_BLIPS.multipliedBy(i), BLIP)).toList();
       case HEALTHY, DEGRADED, KEY_ROTATION -> List.of();
     };
+  }
+
+  /** On-call redrives the DLQ once the partner is back and the queue has drained. */
+  public boolean endsWithARedrive() {
+    return this == LONG_OUTAGE;
+  }
+
+  /** How much longer than the others' the run may take: the outage, the tail's last moves, the redrive. */
+  public Duration longerRun() {
+    return endsWithARedrive() ? LONG_WINDOW.plus(REDRIVE_DRAIN) : Duration.ZERO;
   }
 
   /** The partner goes down, so the run reports how the orders that met it recovered. */
@@ -68,7 +92,8 @@ public enum PartnerDay {
         return day;
       }
     }
-    throw new IllegalArgumentException("unknown partner mode '" + value + "': use healthy, degraded, outage, blips or key-rotation");
+    throw new IllegalArgumentException("unknown partner mode '" + value
+        + "': use healthy, degraded, outage, blips, key-rotation or long-outage");
   }
 
   /**

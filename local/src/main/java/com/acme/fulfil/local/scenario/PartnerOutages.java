@@ -33,6 +33,11 @@ final class PartnerOutages {
     });
   }
 
+  /** Every one of the day's {@code planned} downtimes has begun and ended. */
+  boolean over(int planned) {
+    return downtimes.size() == planned && downtimes.stream().allMatch(down -> down.until().isBefore(Instant.now()));
+  }
+
   List<Downtime> downtimes() {
     return List.copyOf(downtimes);
   }

@@ -73,8 +73,10 @@ public final class ReportText {
         : r.bookedTwiceOrMore() + " of " + r.orders() + " orders booked twice or more (" + (r.bookings() - r.bookedOnce() - r.bookedTwiceOrMore())
             + " extra couriers)");
     if (r.poisonOrders() > 0) {
+      int goodOrders = r.dlqReasons().getOrDefault(ScenarioOrder.Kind.GOOD.reason(), 0);
       findings.add(r.dlq().isPresent()
-          ? r.dlq().get() + " of " + r.poisonOrders() + " never-bookable messages in the DLQ"
+          ? (r.dlq().get() - goodOrders) + " of " + r.poisonOrders() + " never-bookable messages in the DLQ"
+              + (goodOrders > 0 ? ", and " + goodOrders + " good orders whose receives ran out" : "")
           : r.poisonOrders() + " never-bookable messages recycling (received " + receives(r.neverBookableReceives()) + ")");
     }
     findings.add(r.lost() == 0 ? "nothing lost" : r.lost() + " LOST");

@@ -62,7 +62,8 @@ public final class Scenario {
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
         for (DeploymentRun run : runs) {
           run.sampleAlarms(elapsed);
-          if (!settledAfter.containsKey(run) && run.settled(orders.size())) {
+          run.redriveOnceDrained(settings.partnerDay(), elapsed);
+          if (!settledAfter.containsKey(run) && run.settled(orders.size()) && run.redriveSettled(settings.partnerDay(), elapsed)) {
             settledAfter.put(run, elapsed);
           }
         }

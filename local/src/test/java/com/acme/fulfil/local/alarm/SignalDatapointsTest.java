@@ -20,14 +20,20 @@ class SignalDatapointsTest {
     assertThat(new SignalDatapoints(samples, PERIOD).of(AlarmSignal.WAITING)).containsExactly(OptionalDouble.of(190));
   }
 
-  /** Sent by the function counts, and so does the DLQ's rise; a DLQ that stays as deep counts nothing. */
+  /**
+   * The arrivals are the function's own count, period by period: a redrive that empties the DLQ while
+   * poison fails back into it (the depth falls) still counts every arrival, and a period without one has no
+   * datapoint. The depth is the DLQ's, whatever brought the messages there.
+   */
   @Test
-  void dlqArrivalsAreWhatTheFunctionSentPlusTheRiseOfTheDeepestDlq() {
-    List<AlarmSample> samples = List.of(at(1).dlq(0, 0), at(9).dlq(2, 1), at(15).dlq(2, 1), at(25).dlq(5, 1),
-        at(31).dlq(5, 1));
+  void dlqArrivalsAreTheFunctionsCountWhateverTheDepthDoes() {
+    List<AlarmSample> samples = List.of(at(1).dlq(0, 0), at(9).dlq(2, 2), at(15).dlq(2, 2), at(25).dlq(5, 5),
+        at(32).dlq(1, 7), at(41).dlq(1, 7));
 
     assertThat(new SignalDatapoints(samples, PERIOD).of(AlarmSignal.DLQ_ARRIVALS))
-        .containsExactly(OptionalDouble.of(3), OptionalDouble.of(0), OptionalDouble.of(3));
+        .containsExactly(OptionalDouble.of(2), OptionalDouble.empty(), OptionalDouble.of(3), OptionalDouble.of(2));
+    assertThat(new SignalDatapoints(samples, PERIOD).of(AlarmSignal.DLQ_DEPTH))
+        .containsExactly(OptionalDouble.of(2), OptionalDouble.of(2), OptionalDouble.of(5), OptionalDouble.of(1));
   }
 
   @Test
@@ -54,23 +60,24 @@ class SignalDatapointsTest {
   /** Builds one sample: everything zero but what the test sets. */
   private record SampleAt(Duration at) {
     AlarmSample waiting(int waiting) {
-      return sample(waiting, Duration.ZERO, 0, 0, FunctionMetricCounts.Totals.NONE);
+      return sample(waiting, Duration.ZERO, 0, FunctionMetricCounts.Totals.NONE);
     }
 
-    AlarmSample dlq(int depth, long sentByTheFunction) {
-      return sample(0, Duration.ZERO, depth, sentByTheFunction, FunctionMetricCounts.Totals.NONE);
+    /** @param deadLettered the function's running total of messages on their way to the DLQ */
+    AlarmSample dlq(int depth, long deadLettered) {
+      return sample(0, Duration.ZERO, depth, new FunctionMetricCounts.Totals(0, 0, 0, deadLettered));
     }
 
     AlarmSample counts(long failed, long booked, long adopted) {
-      return sample(0, Duration.ZERO, 0, 0, new FunctionMetricCounts.Totals(failed, booked, adopted));
+      return sample(0, Duration.ZERO, 0, new FunctionMetricCounts.Totals(failed, booked, adopted, 0));
     }
 
     AlarmSample age(Duration age) {
-      return sample(0, age, 0, 0, FunctionMetricCounts.Totals.NONE);
+      return sample(0, age, 0, FunctionMetricCounts.Totals.NONE);
     }
 
-    private AlarmSample sample(int waiting, Duration age, int dlq, long sent, FunctionMetricCounts.Totals totals) {
-      return new AlarmSample(at, waiting, 0, age, Optional.of(dlq), sent, 0, totals);
+    private AlarmSample sample(int waiting, Duration age, int dlq, FunctionMetricCounts.Totals totals) {
+      return new AlarmSample(at, waiting, 0, age, Optional.of(dlq), 0, totals);
     }
   }
 }
