@@ -1,4 +1,4 @@
-# Sourced by ./run-local, ./fulfil-ops, ./benchmarks/run and .ci/run: finds a JDK 21 or newer and
+# Sourced by ./run-local, ./fulfil-ops, ./tools/benchmarks/run and .ci/run: finds a JDK 21 or newer and
 # sets JAVA_HOME to it, and the JVM flags those tools run with (JVM_FLAGS; MAVEN_OPTS for JDK 24+).
 
 # The JDK's release file says its version without starting a JVM (each start costs a few hundred ms).

@@ -1,6 +1,6 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
@@ -47,7 +47,7 @@ final class FakeControlPlane implements AutoCloseable {
   volatile String functionPartnerBaseUrl = PARTNER_BASE_URL;
   /** The mapping's MetricsConfig.Metrics, as GetEventSourceMapping and ListEventSourceMappings return it. */
   final List<String> mappingMetrics = new CopyOnWriteArrayList<>(List.of("EventCount"));
-  final List<String> alarms = new CopyOnWriteArrayList<>(com.acme.fulfil.timing.AlarmNames.ALL);
+  final List<String> alarms = new CopyOnWriteArrayList<>(com.acme.fulfil.contract.AlarmNames.ALL);
   final List<String> subscriptions = new CopyOnWriteArrayList<>(List.of(TOPIC + ":0f6c7d1e-oncall"));
   /**
    * CloudWatch's five-minute datapoints, newest first, by "namespace metric statistic dimension=value"

@@ -2,9 +2,9 @@ package com.acme.fulfil.runbook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.timing.Capacity;
-import com.acme.fulfil.timing.OnCallSettings;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.Capacity;
+import com.acme.fulfil.contract.OnCallSettings;
+import com.acme.fulfil.contract.TimingBudget;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -93,12 +93,12 @@ final class Repository {
     return matches("infra/src/main/java/com/acme/fulfil/infra/FulfilOrderStack.java", "output\\(\"(\\w+)\"");
   }
 
-  /** The alarms FulfilOrderAlarms raises, by the names timing's AlarmNames gives them. */
+  /** The alarms FulfilOrderAlarms raises, by the names the contract's AlarmNames gives them. */
   Set<String> alarmNames() {
     Set<String> raised = matches("infra/src/main/java/com/acme/fulfil/infra/FulfilOrderAlarms.java", "raise\\(AlarmNames\\.(\\w+),");
     Set<String> names = new java.util.TreeSet<>();
     for (String constant : raised) {
-      names.addAll(matches("timing/src/main/java/com/acme/fulfil/timing/AlarmNames.java",
+      names.addAll(matches("contract/src/main/java/com/acme/fulfil/contract/AlarmNames.java",
           "public static final String " + constant + " = \"([^\"]+)\";"));
     }
     return names;
@@ -124,7 +124,7 @@ final class Repository {
   private String constantValue(String code, String name, Path source) {
     if (name.contains(".")) {
       String[] qualified = name.split("\\.");
-      return constantValue(read("timing/src/main/java/com/acme/fulfil/timing/" + qualified[0] + ".java"), qualified[1], source);
+      return constantValue(read("contract/src/main/java/com/acme/fulfil/contract/" + qualified[0] + ".java"), qualified[1], source);
     }
     Matcher constant = STRING_CONSTANT.matcher(code);
     while (constant.find()) {

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.acme.fulfil.local.scenario.RunbookDrill;
-import com.acme.fulfil.timing.AlarmSignal;
-import com.acme.fulfil.timing.InconsistentTimingException;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.AlarmSignal;
+import com.acme.fulfil.contract.InconsistentTimingException;
+import com.acme.fulfil.contract.TimingBudget;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

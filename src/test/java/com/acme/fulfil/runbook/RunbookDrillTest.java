@@ -13,7 +13,7 @@ import com.acme.fulfil.local.scenario.LocalDeployment;
 import com.acme.fulfil.local.scenario.RunbookDrill;
 import com.acme.fulfil.local.scenario.RunbookEnvironment;
 import com.acme.fulfil.sim.SimulatedPartner;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -15,7 +15,7 @@ import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
 import com.acme.fulfil.system.harness.Latencies;
 import com.acme.fulfil.system.harness.PackagedArtifact;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.TimingBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -11,7 +11,7 @@ import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
 import com.acme.fulfil.system.harness.IdempotencyRecords;
 import com.acme.fulfil.system.harness.Orders;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.TimingBudget;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,11 +1,11 @@
 package com.acme.fulfil.queue;
 
-import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_AT;
-import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_CLASS;
-import static com.acme.fulfil.timing.DeadLetterAttributes.FAILURE_REASON;
-import static com.acme.fulfil.timing.DeadLetterAttributes.FIRST_SENT_AT;
-import static com.acme.fulfil.timing.DeadLetterAttributes.ORDER_ID;
-import static com.acme.fulfil.timing.DeadLetterAttributes.SOURCE_MESSAGE_ID;
+import static com.acme.fulfil.contract.DeadLetterAttributes.FAILURE_AT;
+import static com.acme.fulfil.contract.DeadLetterAttributes.FAILURE_CLASS;
+import static com.acme.fulfil.contract.DeadLetterAttributes.FAILURE_REASON;
+import static com.acme.fulfil.contract.DeadLetterAttributes.FIRST_SENT_AT;
+import static com.acme.fulfil.contract.DeadLetterAttributes.ORDER_ID;
+import static com.acme.fulfil.contract.DeadLetterAttributes.SOURCE_MESSAGE_ID;
 
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;

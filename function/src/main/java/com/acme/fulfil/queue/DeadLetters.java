@@ -2,7 +2,7 @@ package com.acme.fulfil.queue;
 
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.observability.TraceContext;
-import com.acme.fulfil.timing.DeadLetterAttributes;
+import com.acme.fulfil.contract.DeadLetterAttributes;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,9 @@
 package com.acme.fulfil.queue;
 
-import static com.acme.fulfil.timing.OrderRecordLayout.EXPIRY;
-import static com.acme.fulfil.timing.OrderRecordLayout.KEY;
+import static com.acme.fulfil.contract.OrderRecordLayout.EXPIRY;
+import static com.acme.fulfil.contract.OrderRecordLayout.KEY;
 
-import com.acme.fulfil.timing.DeadLetterAttributes;
+import com.acme.fulfil.contract.DeadLetterAttributes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;

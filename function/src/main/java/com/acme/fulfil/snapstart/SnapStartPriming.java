@@ -5,7 +5,7 @@ import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.order.ValidOrder;
 import com.acme.fulfil.partner.ShipmentRequest;
-import com.acme.fulfil.timing.OrderRecordLayout;
+import com.acme.fulfil.contract.OrderRecordLayout;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.nio.ByteBuffer;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.sim.Reaction;
-import com.acme.fulfil.timing.FunctionEnvironment;
+import com.acme.fulfil.contract.FunctionEnvironment;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

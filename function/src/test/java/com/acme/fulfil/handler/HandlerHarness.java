@@ -9,7 +9,7 @@ import com.acme.fulfil.local.esm.LocalLambdaContext;
 import com.acme.fulfil.local.esm.SqsEventTranslator;
 import com.acme.fulfil.sim.SecretsManagerEndpoint;
 import com.acme.fulfil.sim.SimulatedPartner;
-import com.acme.fulfil.timing.FunctionEnvironment;
+import com.acme.fulfil.contract.FunctionEnvironment;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.fulfilment.NextTry;
 import com.acme.fulfil.fulfilment.RecordOutcome;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.TimingBudget;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.time.Clock;
 import java.time.Duration;

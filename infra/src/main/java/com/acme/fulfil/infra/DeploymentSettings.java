@@ -1,7 +1,7 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.timing.OnCallSettings;
-import com.acme.fulfil.timing.Settings;
+import com.acme.fulfil.contract.OnCallSettings;
+import com.acme.fulfil.contract.Settings;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;

@@ -1,12 +1,12 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.timing.AlarmNames;
-import com.acme.fulfil.timing.AlarmSignal;
-import com.acme.fulfil.timing.AlarmRule;
-import com.acme.fulfil.timing.AlarmRules;
-import com.acme.fulfil.timing.AlarmThresholds;
-import com.acme.fulfil.timing.Capacity;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.AlarmNames;
+import com.acme.fulfil.contract.AlarmSignal;
+import com.acme.fulfil.contract.AlarmRule;
+import com.acme.fulfil.contract.AlarmRules;
+import com.acme.fulfil.contract.AlarmThresholds;
+import com.acme.fulfil.contract.Capacity;
+import com.acme.fulfil.contract.TimingBudget;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
@@ -40,7 +40,7 @@ public final class FulfilOrderAlarms extends Construct {
 
   private final Topic topic;
   private final SnsAction toOnCall;
-  /** What each alarm watches and when it fires, by name: timing's, which the local run plays too. */
+  /** What each alarm watches and when it fires, by name: the contract's, which the local run plays too. */
   private final Map<String, AlarmRule> rules;
 
   public FulfilOrderAlarms(Construct scope, String id, TimingBudget budget, Capacity capacity, OrderQueues queues,

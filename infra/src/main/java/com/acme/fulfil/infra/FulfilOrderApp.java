@@ -1,8 +1,8 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.timing.Capacity;
-import com.acme.fulfil.timing.Settings;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.Capacity;
+import com.acme.fulfil.contract.Settings;
+import com.acme.fulfil.contract.TimingBudget;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

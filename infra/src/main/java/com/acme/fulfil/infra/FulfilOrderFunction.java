@@ -1,7 +1,7 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.timing.FunctionEnvironment;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.FunctionEnvironment;
+import com.acme.fulfil.contract.TimingBudget;
 import io.github.cdklabs.cdknag.NagPackSuppression;
 import io.github.cdklabs.cdknag.NagSuppressions;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.TimingBudget;
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import software.amazon.awscdk.Aspects;
 import software.amazon.awscdk.CfnOutput;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.TimingBudget;
 import java.util.List;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.Duration;

@@ -4,7 +4,7 @@ import static com.acme.fulfil.infra.Synth.ref;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.timing.AlarmNames;
+import com.acme.fulfil.contract.AlarmNames;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import com.acme.fulfil.timing.OnCallSettings;
+import com.acme.fulfil.contract.OnCallSettings;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;

@@ -1,7 +1,7 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.timing.Capacity;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.Capacity;
+import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;

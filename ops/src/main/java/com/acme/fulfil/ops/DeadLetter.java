@@ -1,7 +1,7 @@
 package com.acme.fulfil.ops;
 
 import com.acme.fulfil.observability.TraceContext;
-import com.acme.fulfil.timing.DeadLetterAttributes;
+import com.acme.fulfil.contract.DeadLetterAttributes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;

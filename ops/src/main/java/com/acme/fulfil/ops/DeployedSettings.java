@@ -1,9 +1,9 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.timing.AlarmThresholds;
-import com.acme.fulfil.timing.OnCallSettings;
-import com.acme.fulfil.timing.Settings;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.AlarmThresholds;
+import com.acme.fulfil.contract.OnCallSettings;
+import com.acme.fulfil.contract.Settings;
+import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.timing.AlarmNames;
-import com.acme.fulfil.timing.FunctionEnvironment;
-import com.acme.fulfil.timing.OnCallSettings;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.AlarmNames;
+import com.acme.fulfil.contract.FunctionEnvironment;
+import com.acme.fulfil.contract.OnCallSettings;
+import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,7 +28,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 final class DriftCheck {
   /** Where the settings every deploy reads are committed. */
   private static final String SETTINGS = "infra/cdk.json";
-  private static final String TTL_ATTRIBUTE = com.acme.fulfil.timing.OrderRecordLayout.EXPIRY;
+  private static final String TTL_ATTRIBUTE = com.acme.fulfil.contract.OrderRecordLayout.EXPIRY;
 
   private final Stack stack;
   private final TimingBudget budget;

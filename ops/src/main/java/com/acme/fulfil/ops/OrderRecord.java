@@ -1,18 +1,18 @@
 package com.acme.fulfil.ops;
 
-import static com.acme.fulfil.timing.OrderRecordLayout.BOOKING;
-import static com.acme.fulfil.timing.OrderRecordLayout.COMPLETED;
-import static com.acme.fulfil.timing.OrderRecordLayout.EXPIRY;
-import static com.acme.fulfil.timing.OrderRecordLayout.KEY;
-import static com.acme.fulfil.timing.OrderRecordLayout.LAST_OUTCOME;
-import static com.acme.fulfil.timing.OrderRecordLayout.LAST_POST_AT;
-import static com.acme.fulfil.timing.OrderRecordLayout.LAST_REASON;
-import static com.acme.fulfil.timing.OrderRecordLayout.LAST_TRY_AT;
-import static com.acme.fulfil.timing.OrderRecordLayout.LOCK_EXPIRY;
-import static com.acme.fulfil.timing.OrderRecordLayout.STATUS;
-import static com.acme.fulfil.timing.OrderRecordLayout.TRIES;
+import static com.acme.fulfil.contract.OrderRecordLayout.BOOKING;
+import static com.acme.fulfil.contract.OrderRecordLayout.COMPLETED;
+import static com.acme.fulfil.contract.OrderRecordLayout.EXPIRY;
+import static com.acme.fulfil.contract.OrderRecordLayout.KEY;
+import static com.acme.fulfil.contract.OrderRecordLayout.LAST_OUTCOME;
+import static com.acme.fulfil.contract.OrderRecordLayout.LAST_POST_AT;
+import static com.acme.fulfil.contract.OrderRecordLayout.LAST_REASON;
+import static com.acme.fulfil.contract.OrderRecordLayout.LAST_TRY_AT;
+import static com.acme.fulfil.contract.OrderRecordLayout.LOCK_EXPIRY;
+import static com.acme.fulfil.contract.OrderRecordLayout.STATUS;
+import static com.acme.fulfil.contract.OrderRecordLayout.TRIES;
 
-import com.acme.fulfil.timing.OrderRecordLayout;
+import com.acme.fulfil.contract.OrderRecordLayout;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.TimingBudget;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;

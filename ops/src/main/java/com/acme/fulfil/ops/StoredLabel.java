@@ -1,8 +1,8 @@
 package com.acme.fulfil.ops;
 
-import static com.acme.fulfil.timing.OrderRecordLayout.KEY;
+import static com.acme.fulfil.contract.OrderRecordLayout.KEY;
 
-import com.acme.fulfil.timing.DeadLetterAttributes;
+import com.acme.fulfil.contract.DeadLetterAttributes;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

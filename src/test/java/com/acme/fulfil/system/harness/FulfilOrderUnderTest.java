@@ -9,7 +9,7 @@ import com.acme.fulfil.local.aws.QueueDepth;
 import com.acme.fulfil.local.scenario.LocalDeployment;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.local.scenario.RunbookEnvironment;
-import com.acme.fulfil.timing.TimingBudget;
+import com.acme.fulfil.contract.TimingBudget;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

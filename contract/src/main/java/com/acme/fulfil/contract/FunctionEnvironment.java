@@ -1,0 +1,28 @@
+package com.acme.fulfil.contract;
+
+/**
+ * The names of the environment variables the fulfil-order function reads at start-up. The CDK stack
+ * and the local run write them, the function reads them: one list keeps the three in step.
+ */
+public final class FunctionEnvironment {
+  public static final String IDEMPOTENCY_TABLE_NAME = "IDEMPOTENCY_TABLE_NAME";
+  public static final String PARTNER_BASE_URL = "PARTNER_BASE_URL";
+  public static final String PARTNER_API_KEY_SECRET_ID = "PARTNER_API_KEY_SECRET_ID";
+  public static final String PARTNER_DEADLINE_MARGIN_MS = "PARTNER_DEADLINE_MARGIN_MS";
+  public static final String PARTNER_WORST_CASE_MS = "PARTNER_WORST_CASE_MS";
+  public static final String PARTNER_LOOKUP_TIMEOUT_MS = "PARTNER_LOOKUP_TIMEOUT_MS";
+  public static final String PARTNER_LATE_BOOKING_HOLD_MS = "PARTNER_LATE_BOOKING_HOLD_MS";
+  public static final String RECORD_CONCURRENCY = "RECORD_CONCURRENCY";
+  public static final String MAX_RECEIVE_COUNT = "MAX_RECEIVE_COUNT";
+  public static final String IDEMPOTENCY_TTL_SECONDS = "IDEMPOTENCY_TTL_SECONDS";
+  /** The retry schedule ({@code RetrySchedule}): how long a failed try's message waits before it returns. */
+  public static final String RETRY_FIRST_BACKOFF_MS = "RETRY_FIRST_BACKOFF_MS";
+  public static final String RETRY_LONGEST_BACKOFF_MS = "RETRY_LONGEST_BACKOFF_MS";
+  public static final String RETRY_JITTER_PERCENT = "RETRY_JITTER_PERCENT";
+  public static final String RETRY_AFTER_LOCK_MS = "RETRY_AFTER_LOCK_MS";
+  public static final String DEAD_LETTER_QUEUE_URL = "DEAD_LETTER_QUEUE_URL";
+  /** Read at initialisation, so part of each published version's snapshot: changed only by a deploy. */
+  public static final String LOG_LEVEL = "FULFIL_LOG_LEVEL";
+
+  private FunctionEnvironment() {}
+}

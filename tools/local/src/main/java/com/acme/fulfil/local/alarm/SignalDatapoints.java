@@ -1,0 +1,100 @@
+package com.acme.fulfil.local.alarm;
+
+import com.acme.fulfil.contract.AlarmSignal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
+
+/**
+ * A signal's datapoints, one a whole period from the run's start (a period the run ended in is left
+ * out, as CloudWatch has no datapoint for it yet), computed from a local run's samples as CloudWatch
+ * computes them from the stack's metrics. A count nothing added to in a period has no datapoint: the
+ * metric was not emitted.
+ */
+final class SignalDatapoints {
+  private final List<AlarmSample> samples;
+  private final Duration period;
+
+  /** @param samples in time order */
+  SignalDatapoints(List<AlarmSample> samples, Duration period) {
+    this.samples = List.copyOf(samples);
+    this.period = period;
+  }
+
+  List<OptionalDouble> of(AlarmSignal signal) {
+    return switch (signal) {
+      case WAITING -> gauge(signal.statistic(), AlarmSample::waiting);
+      case IN_FLIGHT -> gauge(signal.statistic(), AlarmSample::inFlight);
+      case OLDEST_MESSAGE_AGE -> gauge(signal.statistic(), s -> s.oldestMessageAge().toSeconds());
+      case FUNCTION_ERRORS -> counted(AlarmSample::functionErrors);
+      // The local mapping invokes at most its maximum concurrency, all of it provisioned: Lambda's
+      // throttles have nothing to count here.
+      case THROTTLES -> nothingEmitted();
+      case DLQ_ARRIVALS -> counted(s -> s.functionMetrics().deadLettered());
+      case DLQ_DEPTH -> gauge(signal.statistic(), s -> s.deadLetters().orElseThrow());
+      case FAILING_WITHOUT_BOOKING -> failingWithoutBooking();
+    };
+  }
+
+  private int periods() {
+    return samples.isEmpty() ? 0 : (int) (samples.getLast().at().toNanos() / period.toNanos());
+  }
+
+  private List<AlarmSample> in(int index) {
+    Duration from = period.multipliedBy(index);
+    Duration to = from.plus(period);
+    return samples.stream().filter(s -> s.at().compareTo(from) >= 0 && s.at().compareTo(to) < 0).toList();
+  }
+
+  private List<OptionalDouble> gauge(AlarmSignal.Statistic statistic, ToDoubleFunction<AlarmSample> value) {
+    List<OptionalDouble> datapoints = new ArrayList<>();
+    for (int i = 0; i < periods(); i++) {
+      var values = in(i).stream().mapToDouble(value);
+      datapoints.add(switch (statistic) {
+        case MAXIMUM -> values.max();
+        case MINIMUM -> values.min();
+        case SUM -> values.reduce(Double::sum);
+      });
+    }
+    return datapoints;
+  }
+
+  /** How much a running total grew in each period. */
+  private List<Long> increments(ToLongFunction<AlarmSample> total) {
+    List<Long> increments = new ArrayList<>();
+    long before = 0;
+    for (int i = 0; i < periods(); i++) {
+      List<AlarmSample> within = in(i);
+      long after = within.isEmpty() ? before : total.applyAsLong(within.getLast());
+      increments.add(after - before);
+      before = after;
+    }
+    return increments;
+  }
+
+  private List<OptionalDouble> counted(ToLongFunction<AlarmSample> total) {
+    return increments(total).stream().map(n -> n == 0 ? OptionalDouble.empty() : OptionalDouble.of(n)).toList();
+  }
+
+  private List<OptionalDouble> nothingEmitted() {
+    return Collections.nCopies(periods(), OptionalDouble.empty());
+  }
+
+  /** IF(FILL(failed, 0) > 0 AND FILL(booked, 0) + FILL(adopted, 0) == 0, 1, 0), none when none was emitted. */
+  private List<OptionalDouble> failingWithoutBooking() {
+    List<Long> failed = increments(s -> s.functionMetrics().transientFailures());
+    List<Long> booked = increments(s -> s.functionMetrics().ordersBooked());
+    List<Long> adopted = increments(s -> s.functionMetrics().bookingsAdopted());
+    List<OptionalDouble> datapoints = new ArrayList<>();
+    for (int i = 0; i < periods(); i++) {
+      long settled = booked.get(i) + adopted.get(i);
+      datapoints.add(failed.get(i) + settled == 0 ? OptionalDouble.empty()
+          : OptionalDouble.of(failed.get(i) > 0 && settled == 0 ? 1 : 0));
+    }
+    return datapoints;
+  }
+}

@@ -1,0 +1,80 @@
+package com.acme.fulfil.local.scenario;
+
+import com.acme.fulfil.local.Deployment;
+import com.acme.fulfil.local.TimeScale;
+import com.acme.fulfil.local.aws.AwsConnection;
+import com.acme.fulfil.local.aws.OrdersStack;
+import com.acme.fulfil.local.aws.QueueRef;
+import com.acme.fulfil.contract.TimingBudget;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * The local stack with this project's configuration, left running for a person: it prints the shell
+ * variables that make docs/runbook.md's commands work against it, and the runbook's drill (send
+ * orders, watch the function's log lines, inspect and redrive the DLQ with the AWS CLI).
+ */
+public final class ServeMode {
+  private final AwsConnection aws;
+  private final OrdersStack stack;
+  private final SqsClient sqs;
+  private final TimeScale scale;
+
+  public ServeMode(AwsConnection aws, OrdersStack stack, SqsClient sqs, TimeScale scale) {
+    this.aws = aws;
+    this.stack = stack;
+    this.sqs = sqs;
+    this.scale = scale;
+  }
+
+  /** Runs until the process is interrupted (Ctrl-C). */
+  /** @param budget the stack's, in real time */
+  public void serve(Deployment deployment, TimingBudget budget, long seed, PrintStream out) throws InterruptedException {
+    CountDownLatch stopped = new CountDownLatch(1);
+    try (DeploymentRun run = new DeploymentRun(deployment, aws, stack, sqs, scale, seed, budget)) {
+      run.start();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        run.close();
+        stopped.countDown();
+      }));
+      out.println(instructions(run, deployment));
+      stopped.await();
+    }
+  }
+
+  private String instructions(DeploymentRun run, Deployment deployment) {
+    String sqsUrl = aws.sqsEndpoint().orElseThrow().toString();
+    String dynamoUrl = aws.dynamoDbEndpoint().orElseThrow().toString();
+    String secretsUrl = aws.secretsManagerEndpoint().orElseThrow().toString();
+    QueueRef source = run.queues().source();
+    QueueRef dlq = run.queues().deadLetter().orElseThrow();
+    String table = run.table().orElseThrow();
+    RunbookEnvironment runbook = new RunbookEnvironment(aws, source, dlq, table, run.secretId(), run.partnerUrl(),
+        run.functionName(), scale.divisor());
+    List<String> lines = new ArrayList<>(List.of(
+        "fulfil-order is running locally at time scale " + scale + " (visibility "
+            + deployment.queue().visibilityTimeout().toSeconds() + " s, function timeout "
+            + deployment.mapping().functionTimeout().toSeconds() + " s, DLQ after "
+            + deployment.queue().redrive().orElseThrow().maxReceiveCount() + " receives). Ctrl-C stops it.",
+        "",
+        "  SQS             " + sqsUrl + "   queue " + source.url(),
+        "                  " + " ".repeat(sqsUrl.length()) + "   DLQ   " + dlq.url(),
+        "  DynamoDB        " + dynamoUrl + "   table " + table,
+        "  Secrets Manager " + secretsUrl + "   secret " + run.secretId(),
+        "  Partner         " + run.partnerUrl() + "   (simulated; latencies of the incident, scaled)",
+        "",
+        "Paste these into another shell: they point the AWS CLI at this stack (fake credentials) and set the",
+        "variables docs/runbook.md's commands use, which section 1 reads from the stack's outputs in AWS.",
+        ""));
+    runbook.exportLines().forEach(line -> lines.add("  " + line));
+    lines.add("");
+    lines.add("Then the runbook's drill (docs/runbook.md, section 11); this terminal shows the function's log lines:");
+    lines.add("");
+    RunbookDrill.text().lines().forEach(line -> lines.add("  " + line));
+    lines.add("");
+    return String.join(System.lineSeparator(), lines);
+  }
+}
