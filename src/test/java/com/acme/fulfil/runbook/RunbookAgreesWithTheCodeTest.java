@@ -1,5 +1,6 @@
 package com.acme.fulfil.runbook;
 
+import com.acme.fulfil.contract.MetricNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -37,7 +38,7 @@ class RunbookAgreesWithTheCodeTest {
   @Test
   void theMetricsThePartnerFailingAlarmReadsAreOnesTheFunctionEmits() {
     assertThat(repository.metricNames()).as("FulfilmentMetrics, against the names AlarmSignal reads")
-        .contains(AlarmSignal.TRANSIENT_FAILURE, AlarmSignal.ORDER_BOOKED, AlarmSignal.BOOKING_ADOPTED);
+        .contains(MetricNames.TRANSIENT_FAILURE, MetricNames.ORDER_BOOKED, MetricNames.BOOKING_ADOPTED);
   }
 
   @Test

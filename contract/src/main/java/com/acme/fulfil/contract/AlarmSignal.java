@@ -30,15 +30,6 @@ public enum AlarmSignal {
    */
   FAILING_WITHOUT_BOOKING(Statistic.SUM, false);
 
-  /**
-   * The function's metrics {@link #FAILING_WITHOUT_BOOKING} and {@link #DLQ_ARRIVALS} read, by the names the
-   * function emits them under: the stack's alarms and the local run's both read them by these names.
-   */
-  public static final String DEAD_LETTERED = "DeadLettered";
-  public static final String TRANSIENT_FAILURE = "TransientFailure";
-  public static final String ORDER_BOOKED = "OrderBooked";
-  public static final String BOOKING_ADOPTED = "BookingAdopted";
-
   /** How a period's values of the signal's metrics become its datapoint. */
   public enum Statistic { SUM, MAXIMUM, MINIMUM }
 

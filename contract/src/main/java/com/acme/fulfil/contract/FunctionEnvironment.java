@@ -23,6 +23,9 @@ public final class FunctionEnvironment {
   public static final String DEAD_LETTER_QUEUE_URL = "DEAD_LETTER_QUEUE_URL";
   /** Read at initialisation, so part of each published version's snapshot: changed only by a deploy. */
   public static final String LOG_LEVEL = "FULFIL_LOG_LEVEL";
+  /** Powertools' names: the metrics' namespace and service dimension ({@link MetricNames}). */
+  public static final String METRICS_NAMESPACE = "POWERTOOLS_METRICS_NAMESPACE";
+  public static final String SERVICE_NAME = "POWERTOOLS_SERVICE_NAME";
 
   private FunctionEnvironment() {}
 }

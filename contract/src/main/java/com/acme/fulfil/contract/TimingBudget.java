@@ -56,7 +56,6 @@ public record TimingBudget(
   public static final int RECEIVES_SQS_AGES = 2;
 
   static final Duration LAMBDA_MAX_TIMEOUT = Duration.ofSeconds(900);
-  static final Duration SQS_MAX_VISIBILITY = Duration.ofHours(12);
   static final Duration SQS_MAX_RETENTION = Duration.ofDays(14);
   static final Duration ESM_MAX_BATCHING_WINDOW = Duration.ofSeconds(300);
   static final int ESM_MAX_BATCH_SIZE = 10;
@@ -134,7 +133,7 @@ public record TimingBudget(
           + ": with less, SQS hands a message that is still being processed to a second invocation"
           + " and the partner books a second courier (the orders-to-fulfil incident).");
     }
-    if (!isWholeSeconds(visibilityTimeout) || visibilityTimeout.compareTo(SQS_MAX_VISIBILITY) > 0) {
+    if (!isWholeSeconds(visibilityTimeout) || visibilityTimeout.compareTo(SqsLimits.MAX_VISIBILITY) > 0) {
       problems.add("visibilityTimeoutSeconds is " + show(visibilityTimeout)
           + " but SQS only accepts whole seconds up to 43200 (12 h); lower functionTimeoutSeconds instead.");
     }

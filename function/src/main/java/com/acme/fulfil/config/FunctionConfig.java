@@ -1,5 +1,7 @@
 package com.acme.fulfil.config;
 
+import com.acme.fulfil.contract.MetricNames;
+import com.acme.fulfil.contract.FunctionEnvironment;
 import static com.acme.fulfil.contract.FunctionEnvironment.DEAD_LETTER_QUEUE_URL;
 import static com.acme.fulfil.contract.FunctionEnvironment.IDEMPOTENCY_TABLE_NAME;
 import static com.acme.fulfil.contract.FunctionEnvironment.IDEMPOTENCY_TTL_SECONDS;
@@ -67,7 +69,7 @@ public record FunctionConfig(
         new RetrySchedule(r.millis(RETRY_FIRST_BACKOFF_MS), r.millis(RETRY_LONGEST_BACKOFF_MS),
             r.percent(RETRY_JITTER_PERCENT), Duration.ofMillis(r.notNegativeLong(RETRY_AFTER_LOCK_MS))),
         Duration.ofSeconds(r.positiveInt(IDEMPOTENCY_TTL_SECONDS)),
-        env.getOrDefault("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder"),
+        env.getOrDefault(FunctionEnvironment.METRICS_NAMESPACE, MetricNames.NAMESPACE),
         r.optionalUrl(DEAD_LETTER_QUEUE_URL).map(URI::toString),
         AwsEndpoints.fromEnvironment(env, r));
     r.failIfAnyProblem();

@@ -1,5 +1,8 @@
 package com.acme.fulfil.fulfilment;
 
+import com.acme.fulfil.contract.TraceHeaders;
+import com.acme.fulfil.contract.MetricNames;
+import com.acme.fulfil.contract.OrderLogFields;
 import com.acme.fulfil.booking.Booking;
 import com.acme.fulfil.booking.BookingUnconfirmedException;
 import com.acme.fulfil.booking.BookingAttempt;
@@ -34,10 +37,6 @@ import software.amazon.awssdk.core.exception.SdkException;
  */
 public final class OrderFulfilment {
   private static final Logger LOG = LoggerFactory.getLogger(OrderFulfilment.class);
-  static final String MESSAGE_ID = "message_id";
-  static final String ORDER_ID = "order_id";
-  static final String RECEIVE_COUNT = "receive_count";
-  static final String TRACE_ID = "trace_id";
 
   private final OrderParser parser;
   private final OnceOnlyBooking booking;
@@ -54,23 +53,23 @@ public final class OrderFulfilment {
   /** Runs on the record's own thread: the log keys it sets label only this record's lines. */
   public RecordOutcome fulfil(SQSMessage message, CallWindow window) {
     int receives = receiveCount(message);
-    MDC.put(MESSAGE_ID, message.getMessageId());
-    MDC.put(RECEIVE_COUNT, Integer.toString(receives));
+    MDC.put(OrderLogFields.MESSAGE_ID, message.getMessageId());
+    MDC.put(OrderLogFields.RECEIVE_COUNT, Integer.toString(receives));
     Optional<TraceContext> trace = traceOf(message);
     if (receives >= maxReceiveCount - 1) {
-      metrics.count(FulfilmentMetrics.NEAR_DLQ);
+      metrics.count(MetricNames.NEAR_DLQ);
       LOG.warn("receive {} of {}: if this try fails the redrive policy moves the message to the DLQ", receives, maxReceiveCount);
     }
     RecordOutcome outcome = switch (parser.parse(message.getBody())) {
       case InvalidOrder invalid -> {
         if (invalid.orderId() != null) {
-          MDC.put(ORDER_ID, invalid.orderId());
+          MDC.put(OrderLogFields.ORDER_ID, invalid.orderId());
         }
         yield new RecordOutcome.Rejected(RecordOutcome.Rejected.INVALID_MESSAGE, "invalid order message: " + invalid.reason(),
             invalid.orderId());
       }
       case ValidOrder valid -> {
-        MDC.put(ORDER_ID, valid.order().orderId());
+        MDC.put(OrderLogFields.ORDER_ID, valid.order().orderId());
         yield book(valid.order(), window, trace);
       }
     };
@@ -85,20 +84,20 @@ public final class OrderFulfilment {
    */
   private Optional<TraceContext> traceOf(SQSMessage message) {
     MessageAttribute traceparent = message.getMessageAttributes() == null ? null
-        : message.getMessageAttributes().get(TraceContext.TRACEPARENT);
+        : message.getMessageAttributes().get(TraceHeaders.TRACEPARENT);
     String awsTraceHeader = message.getAttributes() == null ? null : message.getAttributes().get(TraceContext.AWS_TRACE_HEADER);
     if (traceparent == null && awsTraceHeader == null) {
-      metrics.count(FulfilmentMetrics.TRACE_CONTEXT_MISSING);
+      metrics.count(MetricNames.TRACE_CONTEXT_MISSING);
       return Optional.empty();
     }
     Optional<TraceContext> trace = traceparent != null
         ? TraceContext.fromTraceparent(traceparent.getStringValue())
         : TraceContext.fromAwsTraceHeader(awsTraceHeader);
-    trace.ifPresentOrElse(found -> MDC.put(TRACE_ID, found.traceId()), () -> {
-      metrics.count(FulfilmentMetrics.TRACE_CONTEXT_MALFORMED);
+    trace.ifPresentOrElse(found -> MDC.put(OrderLogFields.TRACE_ID, found.traceId()), () -> {
+      metrics.count(MetricNames.TRACE_CONTEXT_MALFORMED);
       // The value itself stays out of the line: it is the producer's to check, and could be anything.
       LOG.info("the message's {} is not a valid trace context; the order goes ahead untraced",
-          traceparent != null ? TraceContext.TRACEPARENT : TraceContext.AWS_TRACE_HEADER);
+          traceparent != null ? TraceHeaders.TRACEPARENT : TraceContext.AWS_TRACE_HEADER);
     });
     return trace;
   }
@@ -143,27 +142,27 @@ public final class OrderFulfilment {
   private void report(RecordOutcome outcome) {
     switch (outcome) {
       case RecordOutcome.Booked b -> {
-        metrics.count(FulfilmentMetrics.ORDER_BOOKED);
+        metrics.count(MetricNames.ORDER_BOOKED);
         LOG.info("booked shipment {} ({})", b.booking().shipmentId(), b.booking().courier());
       }
       case RecordOutcome.Adopted a -> {
-        metrics.count(FulfilmentMetrics.BOOKING_ADOPTED);
+        metrics.count(MetricNames.BOOKING_ADOPTED);
         LOG.info("adopted shipment {} booked by an earlier, unfinished try", a.booking().shipmentId());
       }
       case RecordOutcome.AlreadyBooked d -> {
-        metrics.count(FulfilmentMetrics.DUPLICATE_SUPPRESSED);
+        metrics.count(MetricNames.DUPLICATE_SUPPRESSED);
         LOG.info("duplicate delivery: order already booked as shipment {}, nothing sent to the partner", d.booking().shipmentId());
       }
       case RecordOutcome.Rejected r -> {
-        metrics.count(FulfilmentMetrics.PERMANENT_FAILURE);
+        metrics.count(MetricNames.PERMANENT_FAILURE);
         LOG.error("permanent failure, returning the message for the DLQ: {}", r.reason());
       }
       case RecordOutcome.Retry r -> {
-        metrics.count(FulfilmentMetrics.TRANSIENT_FAILURE);
+        metrics.count(MetricNames.TRANSIENT_FAILURE);
         LOG.warn("transient failure, the message returns {}: {}", when(r.next()), r.reason());
       }
       case RecordOutcome.InProgressElsewhere p -> {
-        metrics.count(FulfilmentMetrics.IN_PROGRESS_ELSEWHERE);
+        metrics.count(MetricNames.IN_PROGRESS_ELSEWHERE);
         LOG.info("another invocation is booking this order now; the message returns {}", when(p.next()));
       }
     }

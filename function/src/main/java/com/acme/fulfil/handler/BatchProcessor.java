@@ -1,5 +1,6 @@
 package com.acme.fulfil.handler;
 
+import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.fulfilment.RecordOutcome;
@@ -72,13 +73,13 @@ final class BatchProcessor {
       RecordOutcome outcome = tried.get(i).outcome();
       SQSMessage record = records.get(i);
       if (outcome instanceof RecordOutcome.Rejected rejection && deadLetters.send(record, rejection)) {
-        metrics.count(FulfilmentMetrics.DEAD_LETTERED);
+        metrics.count(MetricNames.DEAD_LETTERED);
         continue; // in the DLQ with its reason: the mapping deletes it from the source
       }
       if (outcome.failed()) {
         if (OrderFulfilment.receiveCount(record) >= maxReceiveCount) {
           // No receive is left: SQS moves the message to the DLQ instead of handing it out again.
-          metrics.count(FulfilmentMetrics.DEAD_LETTERED);
+          metrics.count(MetricNames.DEAD_LETTERED);
         }
         failures.add(new SQSBatchResponse.BatchItemFailure(record.getMessageId()));
         Optional<Duration> wait = outcome instanceof RecordOutcome.Rejected ? waits.waitFor(record, outcome) : tried.get(i).returnAfter();

@@ -1,5 +1,6 @@
 package com.acme.fulfil.handler;
 
+import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.config.FunctionConfig;
 import com.acme.fulfil.observability.FulfilmentMetrics;
@@ -32,7 +33,7 @@ public final class FulfilOrderHandler implements RequestHandler<SQSEvent, SQSBat
   }
 
   public FulfilOrderHandler(Map<String, String> environment) {
-    this(FunctionLogging.install(environment, Wiring.SERVICE), environment);
+    this(FunctionLogging.install(environment, MetricNames.SERVICE), environment);
   }
 
   private FulfilOrderHandler(FunctionLogging logging, Map<String, String> environment) {

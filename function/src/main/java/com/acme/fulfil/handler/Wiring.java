@@ -1,5 +1,6 @@
 package com.acme.fulfil.handler;
 
+import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.booking.OnceOnlyBooking;
 import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.config.AwsClients;
@@ -31,7 +32,6 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters dea
     MessageReturns messageReturns,
     FulfilmentMetrics metrics,
     SnapStartPriming priming) {
-  static final String SERVICE = "fulfil-order";
 
   static Wiring of(FunctionConfig config) {
     AwsClients aws = AwsClients.create(config.endpoints());
@@ -61,10 +61,10 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters dea
     // variables are missing (in the local run and the tests).
     Configuration emf = EnvironmentConfigurationProvider.getConfig();
     emf.setEnvironmentOverride(Environments.Lambda);
-    emf.setServiceName(SERVICE);
+    emf.setServiceName(MetricNames.SERVICE);
     return new FulfilmentMetrics(MetricsBuilder.builder()
         .withNamespace(config.metricsNamespace())
-        .withService(SERVICE)
+        .withService(MetricNames.SERVICE)
         .build());
   }
 }

@@ -1,5 +1,6 @@
 package com.acme.fulfil.observability;
 
+import com.acme.fulfil.contract.FunctionEnvironment;
 import com.amazonaws.services.lambda.runtime.Context;
 import java.io.PrintStream;
 import java.util.List;
@@ -24,7 +25,6 @@ import org.slf4j.MDC;
  * loggers; libraries log warnings and errors only.
  */
 public final class FunctionLogging {
-  public static final String LOG_LEVEL = "FULFIL_LOG_LEVEL";
   /** Loggers whose lines are the function's: its own code, and the SDK, Powertools and EMF it calls. */
   private static final String OWN = "com.acme.fulfil";
   private static final String LIBRARIES = "software.amazon";
@@ -45,7 +45,7 @@ public final class FunctionLogging {
    * handler instance in a test JVM) replaces the handler rather than adding a second one.
    */
   public static FunctionLogging install(Map<String, String> environment, String service) {
-    Level own = level(environment.getOrDefault(LOG_LEVEL, "INFO"));
+    Level own = level(environment.getOrDefault(FunctionEnvironment.LOG_LEVEL, "INFO"));
     return new FunctionLogging(service, List.of(
         configure(Logger.getLogger(OWN), own),
         configure(Logger.getLogger(LIBRARIES), Level.WARNING)));

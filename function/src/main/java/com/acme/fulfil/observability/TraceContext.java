@@ -17,8 +17,6 @@ import java.util.regex.Pattern;
  * @param flags 2 lowercase hex digits; bit 0 is "sampled"
  */
 public record TraceContext(String traceId, Optional<String> parentId, String flags) {
-  /** The message attribute the producer sets, by the W3C header's name (docs/order-message.md). */
-  public static final String TRACEPARENT = "traceparent";
   /** The SQS system attribute X-Ray's propagation sets, which Lambda's event carries among the record's attributes. */
   public static final String AWS_TRACE_HEADER = "AWSTraceHeader";
 

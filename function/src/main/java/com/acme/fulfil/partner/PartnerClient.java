@@ -1,5 +1,6 @@
 package com.acme.fulfil.partner;
 
+import com.acme.fulfil.contract.TraceHeaders;
 import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.secrets.ApiKeySource;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -159,7 +160,7 @@ public final class PartnerClient implements PartnerApi {
       String key = keys.current();
       for (boolean refreshed = false; ; refreshed = true) {
         Request.Builder builder = request.get().header(API_KEY, key).header(REQUEST_ID, requestId);
-        trace.ifPresent(order -> builder.header(TraceContext.TRACEPARENT, order.child().traceparent()));
+        trace.ifPresent(order -> builder.header(TraceHeaders.TRACEPARENT, order.child().traceparent()));
         httpRequest = OneRequestPerCall.ticketed(builder);
         try (Response response = call(httpRequest, deadline)) {
           requireFraming(response);

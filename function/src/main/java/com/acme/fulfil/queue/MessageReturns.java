@@ -1,5 +1,6 @@
 package com.acme.fulfil.queue;
 
+import com.acme.fulfil.contract.SqsLimits;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,8 +32,6 @@ import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchReq
 public final class MessageReturns {
   private static final Logger LOG = LoggerFactory.getLogger(MessageReturns.class);
   private static final int SQS_BATCH_LIMIT = 10;
-  /** SQS: a message's visibility can be extended to at most 12 hours after its first receive. */
-  static final Duration SQS_VISIBILITY_CEILING = Duration.ofHours(12);
 
   private final Supplier<SqsClient> sqs;
   private final Clock clock;
@@ -72,7 +71,7 @@ public final class MessageReturns {
   private boolean withinTheCeiling(Return r) {
     Instant firstReceived = firstReceived(r.message()).orElse(clock.instant());
     Instant visibleAgain = clock.instant().plusSeconds(seconds(r.after()));
-    return !visibleAgain.isAfter(firstReceived.plus(SQS_VISIBILITY_CEILING));
+    return !visibleAgain.isAfter(firstReceived.plus(SqsLimits.MAX_VISIBILITY));
   }
 
   private void returnAll(String queueArn, List<Return> returns) {

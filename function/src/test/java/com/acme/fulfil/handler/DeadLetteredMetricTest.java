@@ -1,5 +1,6 @@
 package com.acme.fulfil.handler;
 
+import com.acme.fulfil.contract.MetricNames;
 import static com.acme.fulfil.handler.HandlerHarness.newOrderId;
 import static com.acme.fulfil.handler.HandlerHarness.order;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -110,7 +111,7 @@ class DeadLetteredMetricTest {
     }
     return written.toString(StandardCharsets.UTF_8).lines()
         .filter(line -> line.contains("\"_aws\""))
-        .mapToLong(line -> sum(read(line).path(FulfilmentMetrics.DEAD_LETTERED)))
+        .mapToLong(line -> sum(read(line).path(MetricNames.DEAD_LETTERED)))
         .sum();
   }
 

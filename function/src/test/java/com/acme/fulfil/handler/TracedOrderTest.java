@@ -1,5 +1,6 @@
 package com.acme.fulfil.handler;
 
+import com.acme.fulfil.contract.TraceHeaders;
 import static com.acme.fulfil.handler.HandlerHarness.failedIds;
 import static com.acme.fulfil.handler.HandlerHarness.newOrderId;
 import static com.acme.fulfil.handler.HandlerHarness.order;
@@ -46,7 +47,7 @@ class TracedOrderTest {
   @Test
   void aTracedOrdersLookupAndBookingAreBothChildrenOfTheMessagesTrace() {
     String orderId = newOrderId();
-    send(orderId, Map.of(TraceContext.TRACEPARENT, text(PRODUCER_TRACE)), Map.of());
+    send(orderId, Map.of(TraceHeaders.TRACEPARENT, text(PRODUCER_TRACE)), Map.of());
     SQSEvent event = harness.receive(1);
 
     assertThat(failedIds(harness.invoke(event))).isEmpty();
@@ -103,7 +104,7 @@ class TracedOrderTest {
   void aMalformedTraceparentIsIgnoredTheOrderBookedAndItsRequestsUntraced() {
     String orderId = newOrderId();
     // An upper-case traceparent: W3C's format is lower case. The X-Ray header beside it is not a fallback.
-    send(orderId, Map.of(TraceContext.TRACEPARENT, text(PRODUCER_TRACE.toUpperCase())),
+    send(orderId, Map.of(TraceHeaders.TRACEPARENT, text(PRODUCER_TRACE.toUpperCase())),
         Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
             MessageSystemAttributeValue.builder().dataType("String").stringValue(XRAY_HEADER).build()));
     String untraced = newOrderId();

@@ -1,5 +1,6 @@
 package com.acme.fulfil.observability;
 
+import com.acme.fulfil.contract.FunctionEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ class FunctionLoggingTest {
 
   @Test
   void functionLoggersKeepTheirJsonHandlerAndLevelThroughAGarbageCollection() {
-    FunctionLogging logging = FunctionLogging.install(Map.of(FunctionLogging.LOG_LEVEL, "DEBUG"), "fulfil-order");
+    FunctionLogging logging = FunctionLogging.install(Map.of(FunctionEnvironment.LOG_LEVEL, "DEBUG"), "fulfil-order");
 
     // java.util.logging holds loggers weakly: an unreferenced one would come back without its handler.
     System.gc();

@@ -1,5 +1,6 @@
 package com.acme.fulfil.infra;
 
+import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.contract.AlarmNames;
 import com.acme.fulfil.contract.AlarmSignal;
 import com.acme.fulfil.contract.AlarmRule;
@@ -58,7 +59,7 @@ public final class FulfilOrderAlarms extends Construct {
     // Counted where it is decided, by the function: SQS's NumberOfMessagesSent leaves out what the redrive
     // policy moves, and the DLQ's depth rises and falls with drops and redrives in the same period.
     long receives = budget.maxReceiveCount();
-    raise(AlarmNames.DLQ_NEW_MESSAGES, functionMetric(AlarmSignal.DEAD_LETTERED, AlarmNames.DLQ_NEW_MESSAGES),
+    raise(AlarmNames.DLQ_NEW_MESSAGES, functionMetric(MetricNames.DEAD_LETTERED, AlarmNames.DLQ_NEW_MESSAGES),
         "Orders are reaching " + OrderQueues.DLQ_NAME + ": the function sent them there (they can never succeed),"
             + " or their last of " + receives + " receives failed and the redrive policy moves them there within "
             + budget.visibilityTimeout().toMinutes() + " minutes. This page counts the first five minutes; the alarm stays"
@@ -107,9 +108,9 @@ public final class FulfilOrderAlarms extends Construct {
     // a minute or two of failures that the retries absorb does not page.
     raise(AlarmNames.PARTNER_FAILING, MathExpression.Builder.create()
             .expression("IF(FILL(failed, 0) > 0 AND FILL(booked, 0) + FILL(adopted, 0) == 0, 1, 0)")
-            .usingMetrics(Map.of("failed", functionMetric(AlarmSignal.TRANSIENT_FAILURE, AlarmNames.PARTNER_FAILING),
-                "booked", functionMetric(AlarmSignal.ORDER_BOOKED, AlarmNames.PARTNER_FAILING),
-                "adopted", functionMetric(AlarmSignal.BOOKING_ADOPTED, AlarmNames.PARTNER_FAILING)))
+            .usingMetrics(Map.of("failed", functionMetric(MetricNames.TRANSIENT_FAILURE, AlarmNames.PARTNER_FAILING),
+                "booked", functionMetric(MetricNames.ORDER_BOOKED, AlarmNames.PARTNER_FAILING),
+                "adopted", functionMetric(MetricNames.BOOKING_ADOPTED, AlarmNames.PARTNER_FAILING)))
             .label("minutes with failed tries and no booking")
             .period(period(AlarmNames.PARTNER_FAILING))
             .build(),
@@ -151,7 +152,7 @@ public final class FulfilOrderAlarms extends Construct {
    */
   private Metric functionMetric(String name, String alarm) {
     return new Metric(MetricProps.builder()
-        .namespace(FulfilOrderFunction.METRICS_NAMESPACE)
+        .namespace(MetricNames.NAMESPACE)
         .metricName(name)
         .dimensionsMap(Map.of("Service", FulfilOrderFunction.FUNCTION_NAME))
         .statistic(statistic(alarm))

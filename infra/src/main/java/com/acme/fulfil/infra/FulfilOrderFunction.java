@@ -1,5 +1,6 @@
 package com.acme.fulfil.infra;
 
+import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.contract.FunctionEnvironment;
 import com.acme.fulfil.contract.TimingBudget;
 import io.github.cdklabs.cdknag.NagPackSuppression;
@@ -43,7 +44,6 @@ import software.constructs.Construct;
  */
 public final class FulfilOrderFunction extends Construct {
   static final String FUNCTION_NAME = "fulfil-order";
-  static final String METRICS_NAMESPACE = "FulfilOrder";
   private static final String ALIAS_NAME = "live";
   private static final String HANDLER = "com.acme.fulfil.handler.FulfilOrderHandler::handleRequest";
 
@@ -88,8 +88,8 @@ public final class FulfilOrderFunction extends Construct {
     environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, partnerApiKey.getSecretArn());
     environment.put(FunctionEnvironment.DEAD_LETTER_QUEUE_URL, deadLetters.getQueueUrl());
     environment.put(FunctionEnvironment.LOG_LEVEL, deployment.logLevel());
-    environment.put("POWERTOOLS_SERVICE_NAME", FUNCTION_NAME);
-    environment.put("POWERTOOLS_METRICS_NAMESPACE", METRICS_NAMESPACE);
+    environment.put(FunctionEnvironment.SERVICE_NAME, MetricNames.SERVICE);
+    environment.put(FunctionEnvironment.METRICS_NAMESPACE, MetricNames.NAMESPACE);
     // C1 only, measured (docs/performance.md). On java25 with SnapStart Lambda no longer sets this and
     // leaves the JVM's C1 and C2, on the grounds that compilation then happens while the snapshot is made;
     // but the priming drives the booking path only a few times, far from C2's thresholds, so C2 compiles

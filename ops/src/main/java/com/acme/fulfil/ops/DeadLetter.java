@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.contract.TraceHeaders;
 import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.contract.DeadLetterAttributes;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -80,8 +81,8 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
    * {@code traceparent}, or its X-Ray header when it has none. Both survive the way into the DLQ.
    */
   Optional<String> traceId() {
-    Optional<TraceContext> trace = message.messageAttributes().containsKey(TraceContext.TRACEPARENT)
-        ? attribute(message, TraceContext.TRACEPARENT).flatMap(TraceContext::fromTraceparent)
+    Optional<TraceContext> trace = message.messageAttributes().containsKey(TraceHeaders.TRACEPARENT)
+        ? attribute(message, TraceHeaders.TRACEPARENT).flatMap(TraceContext::fromTraceparent)
         : Optional.ofNullable(message.attributesAsStrings().get(TraceContext.AWS_TRACE_HEADER))
             .flatMap(TraceContext::fromAwsTraceHeader);
     return trace.map(TraceContext::traceId);

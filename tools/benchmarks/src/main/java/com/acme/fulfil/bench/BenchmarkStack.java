@@ -1,5 +1,6 @@
 package com.acme.fulfil.bench;
 
+import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.local.aws.EmbeddedAws;
 import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.sim.SimulatedPartner;
@@ -115,8 +116,8 @@ final class BenchmarkStack implements AutoCloseable {
     env.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, TABLE);
     env.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
     env.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, SECRET);
-    env.put("POWERTOOLS_SERVICE_NAME", "fulfil-order");
-    env.put("POWERTOOLS_METRICS_NAMESPACE", "FulfilOrder");
+    env.put(FunctionEnvironment.SERVICE_NAME, MetricNames.SERVICE);
+    env.put(FunctionEnvironment.METRICS_NAMESPACE, MetricNames.NAMESPACE);
     return env;
   }
 

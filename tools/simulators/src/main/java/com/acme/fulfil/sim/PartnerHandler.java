@@ -1,5 +1,6 @@
 package com.acme.fulfil.sim;
 
+import com.acme.fulfil.contract.TraceHeaders;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -73,7 +74,7 @@ final class PartnerHandler implements HttpHandler {
       throws IOException, InterruptedException {
     JsonNode body = readJson(exchange);
     Optional<String> orderId = Optional.of(body.path("order_id")).filter(JsonNode::isTextual).map(JsonNode::asText);
-    ledger.received(new PartnerRequest("POST", orderId, requestId, header(exchange, "traceparent"), conditions.now()));
+    ledger.received(new PartnerRequest("POST", orderId, requestId, header(exchange, TraceHeaders.TRACEPARENT), conditions.now()));
     ledger.postStarted();
     try {
       PartnerConditions.Condition condition = conditions.current();
@@ -113,7 +114,7 @@ final class PartnerHandler implements HttpHandler {
   private void lookup(HttpExchange exchange, Optional<String> requestId, CountDownLatch release)
       throws IOException, InterruptedException {
     Optional<String> orderId = queryParameter(exchange.getRequestURI().getRawQuery(), "order_id");
-    ledger.received(new PartnerRequest("GET", orderId, requestId, header(exchange, "traceparent"), conditions.now()));
+    ledger.received(new PartnerRequest("GET", orderId, requestId, header(exchange, TraceHeaders.TRACEPARENT), conditions.now()));
     if (refusedAtTheDoor(exchange, conditions.current())) {
       return;
     }

@@ -1,5 +1,6 @@
 package com.acme.fulfil.local.alarm;
 
+import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.contract.AlarmSignal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -37,10 +38,10 @@ public final class FunctionMetricCounts implements Consumer<String> {
     } catch (JsonProcessingException e) {
       return; // a log line that quotes "_aws" is not a metric
     }
-    add(metrics, AlarmSignal.TRANSIENT_FAILURE, transientFailures);
-    add(metrics, AlarmSignal.ORDER_BOOKED, ordersBooked);
-    add(metrics, AlarmSignal.BOOKING_ADOPTED, bookingsAdopted);
-    add(metrics, AlarmSignal.DEAD_LETTERED, deadLettered);
+    add(metrics, MetricNames.TRANSIENT_FAILURE, transientFailures);
+    add(metrics, MetricNames.ORDER_BOOKED, ordersBooked);
+    add(metrics, MetricNames.BOOKING_ADOPTED, bookingsAdopted);
+    add(metrics, MetricNames.DEAD_LETTERED, deadLettered);
   }
 
   public Totals totals() {

@@ -1,5 +1,6 @@
 package com.acme.fulfil.local.aws;
 
+import com.acme.fulfil.contract.SqsLimits;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,7 +12,6 @@ import java.util.Optional;
  */
 public record QueueSettings(Duration visibilityTimeout, Duration retention, Optional<Redrive> redrive) {
 
-  static final Duration SQS_MAX_VISIBILITY = Duration.ofHours(12);
   static final Duration SQS_MIN_RETENTION = Duration.ofMinutes(1);
   static final Duration SQS_MAX_RETENTION = Duration.ofDays(14);
 
@@ -31,7 +31,7 @@ public record QueueSettings(Duration visibilityTimeout, Duration retention, Opti
     Objects.requireNonNull(retention, "retention");
     Objects.requireNonNull(redrive, "redrive");
     if (visibilityTimeout.getNano() != 0 || visibilityTimeout.isNegative()
-        || visibilityTimeout.compareTo(SQS_MAX_VISIBILITY) > 0) {
+        || visibilityTimeout.compareTo(SqsLimits.MAX_VISIBILITY) > 0) {
       throw new IllegalArgumentException("visibilityTimeout is " + visibilityTimeout
           + " but SQS only accepts whole seconds from 0 to 43200: choose a time scale that keeps it whole.");
     }

@@ -1,5 +1,6 @@
 package com.acme.fulfil.local.scenario;
 
+import com.acme.fulfil.contract.SqsLimits;
 import com.acme.fulfil.local.aws.DeadLetter;
 import com.acme.fulfil.local.aws.QueueRef;
 import java.time.Duration;
@@ -21,7 +22,6 @@ import software.amazon.awssdk.services.sqs.model.Message;
  */
 final class DlqWatcher implements AutoCloseable {
   private static final Duration EVERY = Duration.ofMillis(200);
-  private static final int HIDE_FOR_SECONDS = 43_200;
 
   private final SqsClient sqs;
   private final QueueRef dlq;
@@ -53,7 +53,7 @@ final class DlqWatcher implements AutoCloseable {
     List<Message> batch;
     do {
       batch = sqs.receiveMessage(request -> request.queueUrl(dlq.url()).maxNumberOfMessages(10)
-          .waitTimeSeconds(0).visibilityTimeout(HIDE_FOR_SECONDS).messageAttributeNames("All")).messages();
+          .waitTimeSeconds(0).visibilityTimeout((int) SqsLimits.MAX_VISIBILITY.toSeconds()).messageAttributeNames("All")).messages();
       Instant now = Instant.now();
       batch.forEach(message -> {
         arrivals.putIfAbsent(DeadLetter.standsFor(message), now);
