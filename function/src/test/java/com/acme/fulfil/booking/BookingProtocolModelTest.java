@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.acme.fulfil.booking.ModelParts.SettableClock;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.acme.fulfil.local.aws.DynamoDbEmulator;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.ScriptedPartner;
 import com.acme.fulfil.partner.Shipment;
-import com.amazonaws.services.dynamodbv2.local.embedded.DynamoDBEmbedded;
-import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.lang.reflect.InvocationTargetException;
@@ -34,7 +33,7 @@ import software.amazon.lambda.powertools.metrics.MetricsBuilder;
 /**
  * The booking protocol, model-checked: for one order, two tries (the second an SQS duplicate of the
  * same message or a producer's copy) run the real {@link OrderFulfilment} against the real
- * {@link OrderRecords} in DynamoDB Local and a {@link ScriptedPartner}, and every way they can go is
+ * {@link OrderRecords} in the DynamoDB emulator and a {@link ScriptedPartner}, and every way they can go is
  * explored, one run per way: which try takes its next step at each step (every DynamoDB call, every
  * partner call and its answer), a try killed at any step (as Lambda kills at the timeout: nothing
  * after that point happens, its message is not deleted), every answer the partner's contract allows to
@@ -59,7 +58,8 @@ class BookingProtocolModelTest {
   private static final Logger FUNCTION_LOGS = Logger.getLogger("com.acme.fulfil");
   private static final FulfilmentMetrics METRICS =
       new FulfilmentMetrics(MetricsBuilder.builder().withNamespace("Model").withService("model").build());
-  private static AmazonDynamoDBLocal dynamoDbLocal;
+  private static DynamoDbEmulator emulator;
+  private static DynamoDbClient dynamoDb;
   private static Level functionLogLevel;
 
   @BeforeAll
@@ -67,21 +67,22 @@ class BookingProtocolModelTest {
     // Thousands of runs, every outcome logged: the invariants speak for them.
     functionLogLevel = FUNCTION_LOGS.getLevel();
     FUNCTION_LOGS.setLevel(Level.OFF);
-    dynamoDbLocal = DynamoDBEmbedded.create();
-    ModelParts.createTable(dynamoDbLocal.dynamoDbClient(), TABLE);
+    emulator = DynamoDbEmulator.start();
+    dynamoDb = ModelParts.dynamoDb(emulator.endpoint());
+    ModelParts.createTable(dynamoDb, TABLE);
   }
 
   @AfterAll
   static void stop() {
     FUNCTION_LOGS.setLevel(functionLogLevel);
-    dynamoDbLocal.shutdownNow();
+    dynamoDb.close();
+    emulator.close();
   }
 
   @Test
   void noInterleavingCrashOrPartnerAnswerBooksAnOrderTwiceOrLosesIt() throws Exception {
-    // One thread: the replay must meet the same DynamoDB Local every time (two explorations side by
-    // side, even on instances of their own, were not replayable).
-    DynamoDbClient dynamoDb = dynamoDbLocal.dynamoDbClient();
+    // One thread: the replay must meet the same DynamoDB every time (two explorations side by side,
+    // even on instances of their own, were not replayable).
     Chooser.Exhaustive choices = new Chooser.Exhaustive();
     Map<String, Integer> endings = new TreeMap<>();
     int runs = 0;
