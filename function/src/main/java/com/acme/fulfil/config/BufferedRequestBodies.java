@@ -13,8 +13,8 @@ import software.amazon.awssdk.http.SdkHttpRequest;
  * POST on a pooled connection, the JDK's {@code HttpURLConnection} first checks that the connection is
  * still open with a read that waits 1 ms for nothing to arrive ({@code sun.net.www.http.HttpClient.New}):
  * every DynamoDB write, SQS and Secrets Manager call paid that wait, measured at 1.3 to 1.6 ms a call
- * against DynamoDB Local (docs/performance.md). Without the header, the JDK buffers the body (a few
- * hundred bytes of JSON here) and sets {@code Content-Length} itself. This runs before signing, so the
+ * against a local DynamoDB emulator (docs/performance.md). Without the header, the JDK buffers the body
+ * (a few hundred bytes of JSON here) and sets {@code Content-Length} itself. This runs before signing, so the
  * signature simply does not cover the header.
  */
 public final class BufferedRequestBodies implements ExecutionInterceptor {
