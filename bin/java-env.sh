@@ -33,7 +33,8 @@ use_jdk() {
     return 2
   fi
   export JAVA_HOME
-  JVM_FLAGS=(--enable-native-access=ALL-UNNAMED)
+  # Often empty: callers expand it as ${JVM_FLAGS[@]+"${JVM_FLAGS[@]}"}, which bash 3's set -u accepts.
+  JVM_FLAGS=()
   if [ "$(java_major "$JAVA_HOME")" -ge 24 ]; then
     # Pekko (ElasticMQ) and Maven's own Guice still use sun.misc.Unsafe: keep JDK 24+ from warning about it.
     JVM_FLAGS+=(--sun-misc-unsafe-memory-access=allow)

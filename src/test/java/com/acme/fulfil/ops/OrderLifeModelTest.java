@@ -11,6 +11,7 @@ import com.acme.fulfil.booking.OnceOnlyBooking;
 import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.acme.fulfil.local.aws.DynamoDbEmulator;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.ScriptedPartner;
@@ -20,8 +21,6 @@ import com.acme.fulfil.queue.StoredLabels;
 import com.acme.fulfil.queue.RetryWaits;
 import com.acme.fulfil.contract.RetrySchedule;
 import com.acme.fulfil.contract.OrderRecordLayout;
-import com.amazonaws.services.dynamodbv2.local.embedded.DynamoDBEmbedded;
-import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -60,7 +59,7 @@ import software.amazon.lambda.powertools.metrics.MetricsBuilder;
 /**
  * One order's whole life, model-checked by seeded random walks, where {@code BookingProtocolModelTest}
  * stops at the edge of one delivery window. The real {@link OrderFulfilment}, {@link OrderRecords} on
- * DynamoDB Local and the function's {@link DeadLetters} meet a {@link ScriptedPartner} answering
+ * the DynamoDB emulator and the function's {@link DeadLetters} meet a {@link ScriptedPartner} answering
  * anything its contract allows, and on-call acts on what {@code ./fulfil-ops dlq} would tell them
  * ({@link DeadLetterVerdict}). Over a life, in any order the walk picks:
  * <ul>
@@ -103,7 +102,7 @@ class OrderLifeModelTest {
   private static final String SOURCE_ARN = "arn:aws:sqs:eu-west-1:123456789012:orders-to-fulfil";
 
   private static final Logger FUNCTION_LOGS = Logger.getLogger("com.acme.fulfil");
-  private static AmazonDynamoDBLocal dynamoDbLocal;
+  private static DynamoDbEmulator emulator;
   private static DynamoDbClient dynamoDb;
   private static Level functionLogLevel;
 
@@ -111,15 +110,16 @@ class OrderLifeModelTest {
   static void createTable() {
     functionLogLevel = FUNCTION_LOGS.getLevel();
     FUNCTION_LOGS.setLevel(Level.OFF);
-    dynamoDbLocal = DynamoDBEmbedded.create();
-    dynamoDb = dynamoDbLocal.dynamoDbClient();
+    emulator = DynamoDbEmulator.start();
+    dynamoDb = ModelParts.dynamoDb(emulator.endpoint());
     ModelParts.createTable(dynamoDb, TABLE);
   }
 
   @AfterAll
   static void stop() {
     FUNCTION_LOGS.setLevel(functionLogLevel);
-    dynamoDbLocal.shutdownNow();
+    dynamoDb.close();
+    emulator.close();
   }
 
   @Test
@@ -216,7 +216,7 @@ class OrderLifeModelTest {
       }
     }
 
-    /** DynamoDB Local behind the model's gates: a call may be throttled, or applied with its answer lost. */
+    /** The emulated DynamoDB behind the model's gates: a call may be throttled, or applied with its answer lost. */
     private DynamoDbClient flakyDynamoDb() {
       return (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(),
           new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {

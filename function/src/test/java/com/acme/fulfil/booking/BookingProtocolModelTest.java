@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.acme.fulfil.booking.ModelParts.SettableClock;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.acme.fulfil.local.aws.DynamoDbEmulator;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.ScriptedPartner;
 import com.acme.fulfil.partner.Shipment;
-import com.amazonaws.services.dynamodbv2.local.embedded.DynamoDBEmbedded;
-import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.lang.reflect.InvocationTargetException;
@@ -22,7 +21,12 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
@@ -34,7 +38,7 @@ import software.amazon.lambda.powertools.metrics.MetricsBuilder;
 /**
  * The booking protocol, model-checked: for one order, two tries (the second an SQS duplicate of the
  * same message or a producer's copy) run the real {@link OrderFulfilment} against the real
- * {@link OrderRecords} in DynamoDB Local and a {@link ScriptedPartner}, and every way they can go is
+ * {@link OrderRecords} in the DynamoDB emulator and a {@link ScriptedPartner}, and every way they can go is
  * explored, one run per way: which try takes its next step at each step (every DynamoDB call, every
  * partner call and its answer), a try killed at any step (as Lambda kills at the timeout: nothing
  * after that point happens, its message is not deleted), every answer the partner's contract allows to
@@ -55,11 +59,19 @@ class BookingProtocolModelTest {
   private static final Duration HOLD = CONTRACT_MAXIMUM.plusMillis(100);
   private static final Duration VISIBILITY = FUNCTION_TIMEOUT.multipliedBy(6);
   private static final int MAX_RECEIVES = 5;
+  /**
+   * A search thread per core, two at least: a run waits for the emulator (a process of its own) at every
+   * DynamoDB call, so one search alone keeps about one core busy.
+   */
+  private static final int SEARCHERS = Math.max(2, Runtime.getRuntime().availableProcessors());
+  /** Choice points this shallow hand their other options out as parts: 27 parts, for an even share. */
+  private static final int HAND_OFF_ABOVE = 4;
 
   private static final Logger FUNCTION_LOGS = Logger.getLogger("com.acme.fulfil");
   private static final FulfilmentMetrics METRICS =
       new FulfilmentMetrics(MetricsBuilder.builder().withNamespace("Model").withService("model").build());
-  private static AmazonDynamoDBLocal dynamoDbLocal;
+  private static DynamoDbEmulator emulator;
+  private static DynamoDbClient dynamoDb;
   private static Level functionLogLevel;
 
   @BeforeAll
@@ -67,37 +79,84 @@ class BookingProtocolModelTest {
     // Thousands of runs, every outcome logged: the invariants speak for them.
     functionLogLevel = FUNCTION_LOGS.getLevel();
     FUNCTION_LOGS.setLevel(Level.OFF);
-    dynamoDbLocal = DynamoDBEmbedded.create();
-    ModelParts.createTable(dynamoDbLocal.dynamoDbClient(), TABLE);
+    emulator = DynamoDbEmulator.start();
+    dynamoDb = ModelParts.dynamoDb(emulator.endpoint());
+    ModelParts.createTable(dynamoDb, TABLE);
   }
 
   @AfterAll
   static void stop() {
     FUNCTION_LOGS.setLevel(functionLogLevel);
-    dynamoDbLocal.shutdownNow();
+    dynamoDb.close();
+    emulator.close();
   }
 
   @Test
-  void noInterleavingCrashOrPartnerAnswerBooksAnOrderTwiceOrLosesIt() throws Exception {
-    // One thread: the replay must meet the same DynamoDB Local every time (two explorations side by
-    // side, even on instances of their own, were not replayable).
-    DynamoDbClient dynamoDb = dynamoDbLocal.dynamoDbClient();
-    Chooser.Exhaustive choices = new Chooser.Exhaustive();
-    Map<String, Integer> endings = new TreeMap<>();
-    int runs = 0;
-    int mirrored = 0;
+  void noInterleavingCrashOrPartnerAnswerBooksAnOrderTwiceOrLosesIt() throws Throwable {
     long started = System.nanoTime();
-    do {
-      Run run = new Run(choices, runs, dynamoDb);
-      endings.merge(run.play(), 1, Integer::sum);
-      runs++;
-      mirrored += run.standsForItsMirror ? 1 : 0;
-    } while (choices.next());
-    System.out.printf("[figures] booking protocol model, two tries, every way: %,d runs in %.0f s (%,d of one message"
-        + " delivered twice, each standing for its mirror too: %,d ways); endings %s%n", runs,
-        (System.nanoTime() - started) / 1e9, mirrored, runs + mirrored, endings);
-    assertThat(runs).as("the exploration reached the partner's every answer").isGreaterThan(10_000);
-    assertThat(endings).containsKeys("booked once", "rejected, nothing booked");
+    Search search = new Search(dynamoDb);
+    search.run();
+    System.out.printf("[figures] booking protocol model, two tries, every way: %,d runs in %.0f s, %d parts on %d threads"
+        + " (%,d of one message delivered twice, each standing for its mirror too: %,d ways); endings %s%n", search.runs.get(),
+        (System.nanoTime() - started) / 1e9, search.parts.get(), SEARCHERS, search.mirrored.get(),
+        search.runs.get() + search.mirrored.get(), search.endings);
+    assertThat(search.runs.get()).as("the exploration reached the partner's every answer").isGreaterThan(10_000);
+    assertThat(search.endings).containsKeys("booked once", "rejected, nothing booked");
+  }
+
+  /**
+   * The exhaustive search, shared out: the first choices of a run (which second try, who steps first,
+   * the first answers) split it into parts, and {@value #SEARCHERS} threads search the parts side by side,
+   * every run its own order on the one emulator. Each part replays on its own, so the parts together run
+   * exactly the ways one search would.
+   */
+  private static final class Search {
+    private final DynamoDbClient dynamoDb;
+    private final ExecutorService searchers = Executors.newFixedThreadPool(SEARCHERS);
+    private final Phaser unfinished = new Phaser(1);
+    private final Map<String, Integer> endings = new ConcurrentSkipListMap<>();
+    private final AtomicInteger runs = new AtomicInteger();
+    private final AtomicInteger mirrored = new AtomicInteger();
+    private final AtomicInteger parts = new AtomicInteger();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    Search(DynamoDbClient dynamoDb) {
+      this.dynamoDb = dynamoDb;
+    }
+
+    void run() throws Throwable {
+      try {
+        searchPart(List.of());
+        unfinished.arriveAndAwaitAdvance();
+      } finally {
+        searchers.shutdownNow();
+      }
+      if (failure.get() != null) {
+        throw failure.get();
+      }
+    }
+
+    private void searchPart(List<Integer> prefix) {
+      parts.incrementAndGet();
+      unfinished.register();
+      searchers.execute(() -> {
+        try {
+          Chooser.Exhaustive choices = new Chooser.Exhaustive(prefix, HAND_OFF_ABOVE, this::searchPart);
+          do {
+            if (failure.get() != null) {
+              return;
+            }
+            Run run = new Run(choices, runs.getAndIncrement(), dynamoDb);
+            endings.merge(run.play(), 1, Integer::sum);
+            mirrored.addAndGet(run.standsForItsMirror ? 1 : 0);
+          } while (choices.next());
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        } finally {
+          unfinished.arriveAndDeregister();
+        }
+      });
+    }
   }
 
   /** One way for things to go: the model checker's choices, replayed, then one new way at the end. */

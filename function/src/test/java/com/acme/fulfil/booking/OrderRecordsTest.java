@@ -2,9 +2,8 @@ package com.acme.fulfil.booking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.amazonaws.services.dynamodbv2.local.embedded.DynamoDBEmbedded;
-import com.amazonaws.services.dynamodbv2.local.shared.access.AmazonDynamoDBLocal;
 import com.acme.fulfil.contract.OrderRecordLayout;
+import com.acme.fulfil.local.aws.DynamoDbEmulator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -27,13 +26,13 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** The order's record against DynamoDB Local: the conditions are DynamoDB's to evaluate, not ours to mock. */
+/** The order's record against the DynamoDB emulator: the conditions are DynamoDB's to evaluate, not ours to mock. */
 class OrderRecordsTest {
   private static final String TABLE = "fulfil-order-idempotency";
   private static final String FUNCTION = "fulfil-order";
   private static final Duration HOLD = Duration.ofSeconds(305);
   private static final Duration LIFETIME = Duration.ofDays(21);
-  private static AmazonDynamoDBLocal dynamoDbLocal;
+  private static DynamoDbEmulator emulator;
   private static DynamoDbClient dynamoDb;
 
   private final ModelParts.SettableClock clock = new ModelParts.SettableClock(Instant.parse("2026-11-25T03:00:00Z"));
@@ -42,8 +41,8 @@ class OrderRecordsTest {
 
   @BeforeAll
   static void createTable() {
-    dynamoDbLocal = DynamoDBEmbedded.create();
-    dynamoDb = dynamoDbLocal.dynamoDbClient();
+    emulator = DynamoDbEmulator.start();
+    dynamoDb = ModelParts.dynamoDb(emulator.endpoint());
     ModelParts.createTable(dynamoDb, TABLE);
   }
 
@@ -55,7 +54,8 @@ class OrderRecordsTest {
 
   @AfterAll
   static void stop() {
-    dynamoDbLocal.shutdownNow();
+    dynamoDb.close();
+    emulator.close();
   }
 
   @Test

@@ -13,7 +13,7 @@ import org.testcontainers.DockerClientFactory;
  * {@code AwsBackend} whose connection has no endpoint overrides.
  */
 public enum BackendChoice {
-  /** ElasticMQ, DynamoDB Local and the Secrets Manager simulator inside the test JVM: runs everywhere. */
+  /** ElasticMQ and the Secrets Manager simulator inside the test JVM, the DynamoDB emulator beside it: runs everywhere. */
   EMBEDDED {
     @Override
     public AwsBackend start() {

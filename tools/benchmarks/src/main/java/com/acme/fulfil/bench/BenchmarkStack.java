@@ -22,7 +22,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * What the function talks to, in the benchmark's own process so that a child JVM pays for nothing but
- * the function: DynamoDB Local over HTTP, the Secrets Manager simulator, ElasticMQ, and a partner that
+ * the function: the DynamoDB emulator over HTTP, the Secrets Manager simulator, ElasticMQ, and a partner that
  * answers at once.
  */
 final class BenchmarkStack implements AutoCloseable {
@@ -54,7 +54,7 @@ final class BenchmarkStack implements AutoCloseable {
   /**
    * Times {@code measured} pairs of the idempotency store's writes, after {@code warmUp} untimed ones, in
    * milliseconds: a conditional PutItem that claims a new key and the UpdateItem that completes it, sent
-   * as bare HTTP requests from this JVM with no SDK in the way. What DynamoDB Local itself takes for a
+   * as bare HTTP requests from this JVM with no SDK in the way. What the emulator itself takes for a
    * record on this machine, and so the floor under the function's number.
    */
   List<Double> idempotencyWrites(int warmUp, int measured) {
@@ -83,7 +83,7 @@ final class BenchmarkStack implements AutoCloseable {
     HttpRequest request = HttpRequest.newBuilder(endpoint)
         .header("Content-Type", "application/x-amz-json-1.0")
         .header("X-Amz-Target", "DynamoDB_20120810." + operation)
-        // DynamoDB Local reads the access key and region from the header and checks no signature.
+        // The emulator wants the header, as DynamoDB does, but checks no signature.
         .header("Authorization", "AWS4-HMAC-SHA256 Credential=benchmark/20261121/us-east-1/dynamodb/aws4_request, "
             + "SignedHeaders=host;x-amz-date, Signature=0")
         .header("X-Amz-Date", "20261121T000000Z")

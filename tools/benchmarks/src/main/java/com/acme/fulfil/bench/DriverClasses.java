@@ -18,7 +18,7 @@ import java.util.jar.JarOutputStream;
 /**
  * The child JVM's only classes besides the artifact: the driver and the stand-in CRaC implementation,
  * copied out of this module's classpath into a jar of their own, so nothing of the benchmark (its SDK,
- * its Log4j, DynamoDB Local) can reach the function's class path. A jar, not a directory, because
+ * its Log4j, ElasticMQ) can reach the function's class path. A jar, not a directory, because
  * class-data sharing refuses a classpath with a non-empty directory.
  */
 final class DriverClasses {

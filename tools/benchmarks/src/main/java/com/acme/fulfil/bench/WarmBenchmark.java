@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 /**
  * Warm per-record overhead: a fresh child JVM per JVM setting, a warm-up, then one order per invocation,
  * each timed around {@code handleRequest}. Included: parsing and validating the message, the idempotency
- * claim (a conditional PutItem) and its completion (UpdateItem) against DynamoDB Local over HTTP, the
+ * claim (a conditional PutItem) and its completion (UpdateItem) against the DynamoDB emulator over HTTP, the
  * booking POST to a partner on loopback that answers at once, EMF metrics and the JSON log lines on
  * standard output (to a file). The API key is cached after the first invocation, as in Lambda.
  *
@@ -31,9 +31,8 @@ final class WarmBenchmark {
    */
   static final int DEFAULT_WARM_UP = 300;
   /**
-   * Bare write pairs that warm DynamoDB Local's JIT before anything is timed: AWS's servers are always
-   * warm, an emulator that starts with the benchmark is not, and its warm-up must not count as the
-   * function's.
+   * Bare write pairs that warm the emulator before anything is timed: AWS's servers are always warm, an
+   * emulator that starts with the benchmark is not, and its warm-up must not count as the function's.
    */
   static final int EMULATOR_WARM_UP = 5_000;
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,7 +54,7 @@ final class WarmBenchmark {
   void run(int records, boolean profile, PrintStream out) {
     out.println("| what | warm-up | measured | median | p90 | p99 | max | CPU per record | peak RSS |");
     out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-    row(out, "floor: DynamoDB Local's conditional PutItem + UpdateItem, bare HTTP, no SDK", EMULATOR_WARM_UP,
+    row(out, "floor: the emulator's conditional PutItem + UpdateItem, bare HTTP, no SDK", EMULATOR_WARM_UP,
         stack.idempotencyWrites(EMULATOR_WARM_UP, records), "-", "-");
     for (String options : List.of(ColdStartBenchmark.C1_ONLY, "")) {
       String toolOptions = profile ? (options + " " + flightRecording(options)).strip() : options;

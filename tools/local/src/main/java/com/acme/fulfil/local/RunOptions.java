@@ -29,7 +29,7 @@ public record RunOptions(
   public static final String USAGE = """
       Usage: ./run-local [options]
 
-      Replays the orders-to-fulfil incident on a laptop: embedded SQS (ElasticMQ), DynamoDB Local, a
+      Replays the orders-to-fulfil incident on a laptop: embedded SQS (ElasticMQ), DynamoDB (Dynoxide), a
       Secrets Manager endpoint, the simulated partner and a local Lambda event source mapping, at time
       scale 1/30. The same orders go to the incident's configuration (30 s visibility, no DLQ, the
       function it ran) and to this project's (FulfilOrderHandler, 6x visibility, DLQ), side by side.

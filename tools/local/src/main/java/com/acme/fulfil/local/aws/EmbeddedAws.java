@@ -1,14 +1,7 @@
 package com.acme.fulfil.local.aws;
 
 import com.acme.fulfil.sim.SecretsManagerEndpoint;
-import com.amazonaws.services.dynamodbv2.local.main.CommandLineInput;
-import com.amazonaws.services.dynamodbv2.local.main.ServerRunner;
-import com.amazonaws.services.dynamodbv2.local.server.DynamoDBProxyServer;
 import com.typesafe.config.ConfigFactory;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.util.Optional;
 import org.apache.pekko.actor.ActorSystem;
@@ -17,8 +10,8 @@ import org.elasticmq.rest.sqs.SQSRestServerBuilder;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 
 /**
- * SQS (ElasticMQ), DynamoDB (DynamoDB Local) and Secrets Manager (the simulators' endpoint) inside
- * this JVM, each on its own loopback port, so the real SDK clients (the function's and the AWS CLI's)
+ * SQS (ElasticMQ) and Secrets Manager (the simulators' endpoint) inside this JVM and DynamoDB (the
+ * {@link DynamoDbEmulator}, a child process that ends with it), each on its own loopback port, so the real SDK clients (the function's and the AWS CLI's)
  * talk to them over HTTP exactly as to AWS: the function reads its partner key through the same
  * Secrets Manager call it makes in AWS.
  *
@@ -35,19 +28,19 @@ public final class EmbeddedAws implements AwsBackend {
 
   private final ActorSystem sqsActors;
   private final SQSRestServer sqsServer;
-  private final DynamoDBProxyServer dynamoDbServer;
+  private final DynamoDbEmulator dynamoDb;
   private final SecretsManagerEndpoint secretsManager;
   private final AwsConnection connection;
 
   private EmbeddedAws(ActorSystem sqsActors, SQSRestServer sqsServer, int sqsPort,
-      DynamoDBProxyServer dynamoDbServer, int dynamoDbPort, SecretsManagerEndpoint secretsManager) {
+      DynamoDbEmulator dynamoDb, SecretsManagerEndpoint secretsManager) {
     this.sqsActors = sqsActors;
     this.sqsServer = sqsServer;
-    this.dynamoDbServer = dynamoDbServer;
+    this.dynamoDb = dynamoDb;
     this.secretsManager = secretsManager;
     this.connection = new AwsConnection(REGION, CREDENTIALS,
         Optional.of(URI.create("http://" + LOOPBACK + ":" + sqsPort)),
-        Optional.of(URI.create("http://" + LOOPBACK + ":" + dynamoDbPort)),
+        Optional.of(dynamoDb.endpoint()),
         Optional.of(secretsManager.endpoint()));
   }
 
@@ -58,7 +51,7 @@ public final class EmbeddedAws implements AwsBackend {
         .parseString("pekko.loglevel = WARNING\npekko.stdout-loglevel = WARNING")
         .withFallback(ConfigFactory.load()));
     SQSRestServer sqs = null;
-    DynamoDBProxyServer dynamoDb = null;
+    DynamoDbEmulator dynamoDb = null;
     try {
       sqs = SQSRestServerBuilder.withActorSystem(actors)
           .withInterface(LOOPBACK)
@@ -66,20 +59,14 @@ public final class EmbeddedAws implements AwsBackend {
           .withAWSRegion(REGION)
           .start();
       int sqsPort = sqs.waitUntilStarted().localAddress().getPort();
-      int dynamoDbPort = freeLoopbackPort();
-      // -sharedDb: one database whatever the caller's access key and region, so the function, the
-      // scenario and an AWS CLI with any profile all see the same table.
-      CommandLineInput dynamoDbOptions = new CommandLineInput(new String[] {
-          "-inMemory", "-sharedDb", "-disableTelemetry", "-port", Integer.toString(dynamoDbPort)});
-      if (!dynamoDbOptions.init()) {
-        throw new IllegalStateException("DynamoDB Local refused its options");
-      }
-      // createServer, not createServerFromCommandLineArgs: the latter prints a banner to stdout.
-      dynamoDb = ServerRunner.createServer(dynamoDbOptions);
-      dynamoDb.start();
-      return new EmbeddedAws(actors, sqs, sqsPort, dynamoDb, dynamoDbPort, SecretsManagerEndpoint.start());
+      // The emulator keeps one database whatever the caller's access key and region: the function, the
+      // scenario and an AWS CLI with any profile all see the same table (DynamoDbEmulatorTest).
+      dynamoDb = DynamoDbEmulator.start();
+      return new EmbeddedAws(actors, sqs, sqsPort, dynamoDb, SecretsManagerEndpoint.start());
     } catch (Exception e) {
-      stopQuietly(dynamoDb);
+      if (dynamoDb != null) {
+        dynamoDb.close();
+      }
       if (sqs != null) {
         sqs.stopAndWait();
       }
@@ -100,13 +87,13 @@ public final class EmbeddedAws implements AwsBackend {
 
   @Override
   public String name() {
-    return "embedded (ElasticMQ, DynamoDB Local, Secrets Manager simulator)";
+    return "embedded (ElasticMQ, Dynoxide, Secrets Manager simulator)";
   }
 
   @Override
   public void close() {
     secretsManager.close();
-    stopQuietly(dynamoDbServer);
+    dynamoDb.close();
     try {
       sqsServer.stopAndWait();
     } catch (Exception e) {
@@ -115,27 +102,6 @@ public final class EmbeddedAws implements AwsBackend {
       System.err.println("ElasticMQ did not stop cleanly (" + e + "); terminating its actors");
     } finally {
       sqsActors.terminate();
-    }
-  }
-
-  /** Closing is best effort: an in-memory database that fails to stop loses nothing. */
-  private static void stopQuietly(DynamoDBProxyServer dynamoDb) {
-    if (dynamoDb == null) {
-      return;
-    }
-    try {
-      dynamoDb.stop();
-    } catch (Exception e) {
-      System.getLogger(EmbeddedAws.class.getName()).log(System.Logger.Level.WARNING, "DynamoDB Local did not stop: " + e);
-    }
-  }
-
-  /** DynamoDB Local cannot report a port it chose itself, so ask the OS for one and hand it over. */
-  private static int freeLoopbackPort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }
