@@ -30,12 +30,14 @@ public final class ScriptedPartner implements PartnerApi {
   public enum BookingAnswer {
     CREATED_201(true), UNAUTHORIZED_401(false), REJECTED_422(false), PROXY_PAGE_400(false), RATE_LIMITED_429(false),
     SERVER_ERROR_503_NOTHING_BOOKED(false), SERVER_ERROR_503_BOOKED(true), CLOSED_NOTHING_BOOKED(false),
-    CLOSED_BOOKED(true), BOOKED_AFTER_THE_CALLER_GAVE_UP(false),
+    CLOSED_BOOKED(true),
     /**
-     * The HTTP client throws an exception of its own once the request may have left (an answer it cannot
-     * parse), and the partner books after the caller gave up: nothing in the exception's type says so.
+     * The partner books after the caller gave up, and the caller's ending was an exception of the HTTP
+     * client's own once the request may have left (an answer it cannot parse): nothing in the
+     * exception's type says a booking may follow. The immediate endings above cover the client's
+     * documented unknown outcome.
      */
-    CLIENT_THREW_BOOKED_LATER(false);
+    BOOKED_AFTER_THE_CALLER_GAVE_UP(false);
 
     final boolean booksNow;
 
@@ -53,7 +55,9 @@ public final class ScriptedPartner implements PartnerApi {
 
   /**
    * What a lookup may answer: the order's bookings, those and another order's shipment, a 503, or the
-   * order's bookings with its id echoed upper-cased (offered only when there is a booking to echo).
+   * order's bookings with its id echoed upper-cased: a quirk of the partner's lookup after an unanswered
+   * booking, offered at the first lookup after healing that lists a booking, when a try that comes back
+   * looks the order up.
    */
   public enum LookupAnswer { OK_200, OK_200_ANOTHER_ORDERS_SHIPMENT_LISTED_TOO, UNAVAILABLE_503, OK_200_ECHOED_IN_CAPITALS }
 
@@ -65,11 +69,7 @@ public final class ScriptedPartner implements PartnerApi {
   private final List<Shipment> booked = new ArrayList<>();
   private final List<LateBooking> landingLater = new ArrayList<>();
   private volatile boolean healthy;
-  /**
-   * The echo is a quirk of the partner's lookup, not of its trouble: it may linger into the first
-   * lookup after healing that lists a booking, which is when a try that comes back looks the order up,
-   * and has worn off after it.
-   */
+  /** The first lookup after healing that lists a booking has been answered: the echo has worn off. */
   private boolean echoWornOff;
   private int nextShipment = 1;
 
@@ -154,8 +154,7 @@ public final class ScriptedPartner implements PartnerApi {
     Shipment shipment = null;
     LateBooking late = null;
     synchronized (this) {
-      if (answer.booksNow || answer == BookingAnswer.BOOKED_AFTER_THE_CALLER_GAVE_UP
-          || answer == BookingAnswer.CLIENT_THREW_BOOKED_LATER) {
+      if (answer.booksNow || answer == BookingAnswer.BOOKED_AFTER_THE_CALLER_GAVE_UP) {
         shipment = new Shipment("SHP-" + nextShipment++, request.orderId(), "Evri", "T", "https://label");
         if (answer.booksNow) {
           booked.add(shipment);
@@ -183,9 +182,9 @@ public final class ScriptedPartner implements PartnerApi {
       case PROXY_PAGE_400 -> answers.booking(request.orderId(), 400, "<html>Bad Request</html>", null, answeredAt);
       case RATE_LIMITED_429 -> answers.booking(request.orderId(), 429, "", "7", answeredAt);
       case SERVER_ERROR_503_NOTHING_BOOKED, SERVER_ERROR_503_BOOKED -> answers.booking(request.orderId(), 503, "", null, answeredAt);
-      case CLOSED_NOTHING_BOOKED, CLOSED_BOOKED, BOOKED_AFTER_THE_CALLER_GAVE_UP ->
+      case CLOSED_NOTHING_BOOKED, CLOSED_BOOKED ->
           throw new PartnerOutcomeUnknownException("connection closed without an answer", null);
-      case CLIENT_THREW_BOOKED_LATER -> throw new IllegalStateException("code < 0: -7");
+      case BOOKED_AFTER_THE_CALLER_GAVE_UP -> throw new IllegalStateException("code < 0: -77");
     };
   }
 
@@ -197,8 +196,8 @@ public final class ScriptedPartner implements PartnerApi {
       listed = new ArrayList<>(booked.stream().filter(s -> s.orderId().equals(orderId)).toList());
     }
     List<LookupAnswer> allowed = lookupAnswers.stream()
-        .filter(a -> a != LookupAnswer.OK_200_ECHOED_IN_CAPITALS || !listed.isEmpty())
-        .filter(a -> !healthy || a == LookupAnswer.OK_200 || a == LookupAnswer.OK_200_ECHOED_IN_CAPITALS && !echoWornOff)
+        .filter(a -> healthy ? a == LookupAnswer.OK_200 || a == LookupAnswer.OK_200_ECHOED_IN_CAPITALS && !listed.isEmpty() && !echoWornOff
+            : a != LookupAnswer.OK_200_ECHOED_IN_CAPITALS)
         .toList();
     LookupAnswer answer = allowed.size() == 1 ? allowed.getFirst()
         : allowed.get(script.choose("answer to GET", allowed.stream().map(Enum::name).toList()));
