@@ -47,6 +47,8 @@ class RunbookAgreesWithTheCodeTest {
     assertThat(runbook.text().lines().count()).as("docs/runbook.md's lines").isLessThanOrEqualTo(RUNBOOK_MAX_LINES);
     RunbookDocument.Section first = runbook.sections().getFirst();
     assertThat(first.title()).as("the runbook's first section").startsWith("What paged");
+    assertThat(repository.alarmNames()).as("the alarms FulfilOrderAlarms raises, against the contract's AlarmNames")
+        .containsExactlyInAnyOrderElementsOf(com.acme.fulfil.contract.AlarmNames.ALL);
     assertThat(first.firstColumnNames()).as("the alarms of the opening table, against FulfilOrderAlarms")
         .containsExactlyInAnyOrderElementsOf(repository.alarmNames());
     List<List<String>> rows = tableRows(first);
