@@ -6,7 +6,7 @@ import software.amazon.lambda.powertools.metrics.model.MetricUnit;
 
 /**
  * The function's CloudWatch metrics, written as Embedded Metric Format on flush. The names are the
- * runbook's (docs/runbook.md, "Metrics"); records of a batch report from several threads at once.
+ * ones docs/design.md lists ("Metrics"); records of a batch report from several threads at once.
  */
 public final class FulfilmentMetrics {
   public static final String ORDER_BOOKED = "OrderBooked";
