@@ -109,6 +109,23 @@ final class Repository {
     return Integer.parseInt(matches("infra/cdk.json", "\"" + Pattern.quote(key) + "\"\\s*:\\s*(\\d+)").iterator().next());
   }
 
+  /**
+   * The timing budget of the committed settings: every whole-number context value of infra/cdk.json that
+   * TimingBudget reads, the defaults for the rest, as synth builds it.
+   */
+  com.acme.fulfil.contract.TimingBudget committedBudget() {
+    String cdkJson = read("infra/cdk.json");
+    return com.acme.fulfil.contract.TimingBudget.fromSettings(key -> {
+      Matcher value = Pattern.compile("\"" + Pattern.quote(key) + "\"\\s*:\\s*(\\d+)").matcher(cdkJson);
+      return value.find() ? value.group(1) : null;
+    });
+  }
+
+  /** docs/design.md, read as the runbook is: the metrics and log fields live there. */
+  RunbookDocument design() {
+    return RunbookDocument.read(root.resolve("docs/design.md"));
+  }
+
   /** README.md and every page under docs/, by their path relative to the repository. */
   List<Path> documents() {
     try (Stream<Path> docs = Files.list(root.resolve("docs"))) {

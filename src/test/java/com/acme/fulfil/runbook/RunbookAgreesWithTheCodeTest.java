@@ -20,18 +20,85 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/runbook.md names what the code names: the metrics and log fields the function writes, the
- * stack's outputs and alarms, the sentence synth prints for a bad timing change, and the drill
- * {@code ./run-local --serve} prints. A rename in the code fails here until the runbook follows.
+ * docs/runbook.md names what the code names and states the numbers the code computes: it opens with
+ * a table of every alarm the stack raises, its numbers are one generated table, its prose types none
+ * of them again, and it names the stack's outputs, the sentence synth prints for a bad timing change
+ * and the drill {@code ./run-local --serve} prints. docs/design.md holds the metrics and log fields the
+ * function writes. A change in the code fails here until the docs follow.
  */
 class RunbookAgreesWithTheCodeTest {
+  /** What on-call reads in a minute. */
+  private static final int RUNBOOK_MAX_LINES = 400;
+  /**
+   * A duration or count typed in prose: digits followed by a unit, or a number word followed by a unit
+   * of time. The runbook's numbers live in its table and its commands, not in its sentences.
+   */
+  private static final Pattern TYPED_NUMBER = Pattern.compile(
+      "\\b\\d[\\d,.]*\\s*(?:s|ms|seconds?|minutes?|min|hours?|h|days?|receives|tries|orders|messages|%)(?![\\w-])"
+          + "|\\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty)"
+          + "\\s+(?:seconds|minutes|hours|days)\\b", Pattern.CASE_INSENSITIVE);
+  private static final Pattern FENCED = Pattern.compile("(?ms)^\\s*```.*?^\\s*```\\s*$");
+  private static final Pattern SECTION_NUMBER = Pattern.compile("^(\\d+)\\. ");
+
   private final Repository repository = Repository.containingThisTest();
   private final RunbookDocument runbook = repository.runbook();
 
   @Test
+  void runbookIsShortAndOpensWithTheTableOfEveryAlarmAndItsSection() {
+    assertThat(runbook.text().lines().count()).as("docs/runbook.md's lines").isLessThanOrEqualTo(RUNBOOK_MAX_LINES);
+    RunbookDocument.Section first = runbook.sections().getFirst();
+    assertThat(first.title()).as("the runbook's first section").startsWith("What paged");
+    assertThat(repository.alarmNames()).as("the alarms FulfilOrderAlarms raises, against the contract's AlarmNames")
+        .containsExactlyInAnyOrderElementsOf(com.acme.fulfil.contract.AlarmNames.ALL);
+    assertThat(first.firstColumnNames()).as("the alarms of the opening table, against FulfilOrderAlarms")
+        .containsExactlyInAnyOrderElementsOf(repository.alarmNames());
+    List<List<String>> rows = tableRows(first);
+    assertThat(rows).as("the opening table's complaint with no alarm").anyMatch(row -> row.getFirst().contains("shipped twice"));
+    for (List<String> row : rows) {
+      RunbookDocument.Section section = numbered(row.getLast());
+      Matcher alarm = Pattern.compile("`([^`]+)`").matcher(row.getFirst());
+      String about = alarm.find() ? "`" + alarm.group(1) + "`" : row.getFirst().contains("shipped twice") ? "shipped twice"
+          : row.getFirst().contains("API key") ? "key rotation" : row.getFirst();
+      assertThat(section.title()).as("the section the opening table sends '%s' to", row.getFirst()).contains(about);
+    }
+  }
+
+  @Test
+  void theNumbersTableIsWhatTheCodeComputesForTheCommittedSettings() {
+    List<String> expected = RunbookNumbers.table(repository.committedBudget(),
+        repository.committedSetting(com.acme.fulfil.contract.OnCallSettings.MAX_CONCURRENCY));
+    List<String> actual = runbook.section("The numbers").lines().stream().filter(line -> line.startsWith("|")).toList();
+    assertThat(actual).as("docs/runbook.md's numbers; the table the code gives is%n%n%s%n", String.join("\n", expected))
+        .containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void noSentenceTypesANumberTheTableOrACommandHolds() {
+    List<String> typed = new ArrayList<>();
+    for (RunbookDocument.Section section : runbook.sections()) {
+      // The numbers' own table, and the timing change whose figures the test below computes.
+      if (section.title().equals("The numbers") || section.title().contains("Changing a timing number")) {
+        continue;
+      }
+      String prose = FENCED.matcher(section.text()).replaceAll("").replaceAll("`[^`]*`", "").replaceAll("\\]\\([^)]*\\)", "]");
+      Matcher number = TYPED_NUMBER.matcher(prose);
+      while (number.find()) {
+        typed.add(section.title() + ": '" + number.group() + "'");
+      }
+    }
+    assertThat(typed).as("numbers typed in the runbook's sentences: name the row of 'The numbers' instead").isEmpty();
+  }
+
+  @Test
+  void theDlqQueryReachesBackAsFarAsTheDlqKeepsAMessage() {
+    assertThat(runbook.section("The DLQ by hand").text())
+        .contains(String.format(Locale.ROOT, "$(date +%%s) - %d * 86400", repository.committedBudget().dlqRetention().toDays()));
+  }
+
+  @Test
   void everyMetricTheFunctionEmitsIsInTheMetricsTableAndNoOther() {
-    assertThat(runbook.section("Metrics").firstColumnNames())
-        .as("the function's metrics table in docs/runbook.md, against FulfilmentMetrics")
+    assertThat(repository.design().section("Metrics").firstColumnNames())
+        .as("the function's metrics table in docs/design.md, against FulfilmentMetrics")
         .containsExactlyInAnyOrderElementsOf(repository.metricNames());
   }
 
@@ -43,8 +110,8 @@ class RunbookAgreesWithTheCodeTest {
 
   @Test
   void everyFieldOfTheFunctionsLogLinesIsInTheLogFieldsTableAndNoOther() {
-    assertThat(runbook.section("Log fields").firstColumnNames())
-        .as("the log fields table in docs/runbook.md, against JsonLogFormatter and every MDC key")
+    assertThat(repository.design().section("Log fields").firstColumnNames())
+        .as("the log fields table in docs/design.md, against JsonLogFormatter and every MDC key")
         .containsExactlyInAnyOrderElementsOf(repository.logFields());
   }
 
@@ -89,7 +156,7 @@ class RunbookAgreesWithTheCodeTest {
 
   @Test
   void serveModePrintsTheRunbooksDrillWhoseStepsAreTheProceduresOwnCommands() {
-    RunbookDocument.Section practice = runbook.section("Practise on the local stack");
+    RunbookDocument.Section practice = runbook.section(RunbookDrillTest.REHEARSALS);
     assertThat(practice.codeBlocks("sh")).as("the drill as --serve prints it").contains(RunbookDrill.text());
 
     List<String> procedures = runbook.sections().stream()
@@ -101,5 +168,29 @@ class RunbookAgreesWithTheCodeTest {
         assertThat(procedures).as("the drill's step is a procedure's command, word for word").contains(command);
       }
     }
+  }
+
+  /** The section numbered {@code number}. */
+  private RunbookDocument.Section numbered(String number) {
+    List<RunbookDocument.Section> matching = runbook.sections().stream().filter(section -> {
+      Matcher numbered = SECTION_NUMBER.matcher(section.title());
+      return numbered.find() && numbered.group(1).equals(number.strip());
+    }).toList();
+    assertThat(matching).as("docs/runbook.md's section %s", number).hasSize(1);
+    return matching.getFirst();
+  }
+
+  /** The cells of a section's first table, header and rule left out. */
+  private static List<List<String>> tableRows(RunbookDocument.Section section) {
+    List<List<String>> rows = new ArrayList<>();
+    int row = 0;
+    for (String line : section.lines()) {
+      if (line.startsWith("|") && row++ >= 2) {
+        rows.add(List.of(line.substring(1, line.lastIndexOf('|')).split("\\|")).stream().map(String::strip).toList());
+      } else if (!line.startsWith("|") && row > 0) {
+        break;
+      }
+    }
+    return rows;
   }
 }

@@ -12,15 +12,14 @@ import com.acme.fulfil.local.esm.MappingListener;
 import com.acme.fulfil.local.scenario.LocalDeployment;
 import com.acme.fulfil.local.scenario.RunbookDrill;
 import com.acme.fulfil.local.scenario.RunbookEnvironment;
+import com.acme.fulfil.sim.PartnerMode;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -30,18 +29,23 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The issue's "done", by the runbook alone: the drill {@code ./run-local --serve} prints, typed into a
- * shell against the packaged function behind the local event source mapping, puts a poison message
- * into the DLQ and redrives it, and shows the order sent twice booked once. The reader waits for the
- * function between the steps; so does this test.
+ * The runbook's rehearsals ("Rehearse each page on the local stack"), typed into a shell against the
+ * packaged function behind the local event source mapping, as {@code ./run-local --serve} runs it: the
+ * drill {@code --serve} prints (an order sent twice is booked once, a poison message is in the DLQ after
+ * its first receive, and {@code ./fulfil-ops} says so), a partner's 422 that reaches the DLQ labelled,
+ * an outage switched on and off, and a key rotated by the partner. The reader waits for the function
+ * between the steps; so does this test.
  */
 class RunbookDrillTest {
+  /** The title of the runbook's section this test runs; the command tests leave it to this one. */
+  static final String REHEARSALS = "rehearse each page";
   private static final String DOUBLE_SENT_ORDER = "ORD-DRILL-0001";
   private static final String POISON_ORDER = "ORD-DRILL-0002";
+  private static final String REJECTED_ORDER = "ORD-DRILL-0003";
   private static final Duration PATIENCE = Duration.ofSeconds(30);
 
   @Test
-  void drillBooksTheTwiceSentOrderOnceAndRedrivesThePoisonMessageFromTheDlq(@TempDir Path shellDirectory) throws Exception {
+  void everyRehearsalCausesItsPageAndTheDrillsOrderIsBookedOnce(@TempDir Path shellDirectory) throws Exception {
     RunbookRunner.assumeAwsCli("RunbookDrillTest");
     Map<String, Integer> receives = new ConcurrentHashMap<>();
     MappingListener countReceives = new MappingListener() {
@@ -50,6 +54,7 @@ class RunbookDrillTest {
         deliveries.forEach(delivery -> receives.merge(delivery.messageId(), 1, Integer::sum));
       }
     };
+    RunbookDocument.Section rehearsals = Repository.containingThisTest().runbook().section(REHEARSALS);
     try (EmbeddedAws aws = EmbeddedAws.start();
         SqsClient sqs = aws.connection().sqsClient();
         DynamoDbClient dynamoDb = aws.connection().dynamoDbClient();
@@ -64,35 +69,53 @@ class RunbookDrillTest {
         RunbookRunner runner = new RunbookRunner(shellDirectory, new RunbookEnvironment(aws.connection(),
             function.queues().source(), deadLetters, function.table().orElseThrow(), function.secretId(),
             partner.baseUrl(), function.functionName(), 1), Map.of());
-        runner.heading("the drill of section 11, with the function running");
+        runner.heading(rehearsals.title() + ", with the function running");
+        assertThat(rehearsals.codeBlocks("sh").getFirst()).as("the first rehearsal is the drill --serve prints")
+            .isEqualTo(RunbookDrill.text());
 
         String poisonMessageId = null;
-        Set<String> sentByTheDrill = new HashSet<>();
-        String lastOutput = "";
-        for (String command : RunbookDocument.shellCommands(RunbookDrill.text())) {
-          lastOutput = runner.run(command).map(RunbookShell.Result::stdout).orElse("");
-          if (command.contains("send-message")) {
-            sentByTheDrill.add(new ObjectMapper().readTree(lastOutput).path("MessageId").asText());
-          }
+        Map<String, String> printed = new java.util.LinkedHashMap<>();
+        for (String command : rehearsals.commands()) {
+          String output = runner.run(command).map(RunbookShell.Result::stdout).orElse("");
+          printed.put(command, output);
           if (command.contains("send-message") && command.contains(POISON_ORDER)) {
-            poisonMessageId = new ObjectMapper().readTree(lastOutput).path("MessageId").asText();
-            await("the poison message in the DLQ", () -> QueueDepth.of(sqs, deadLetters).visible() == 1);
+            poisonMessageId = new ObjectMapper().readTree(output).path("MessageId").asText();
+            await("the poison message in the DLQ", () -> QueueDepth.of(sqs, deadLetters).total() == 1);
             await("a booking for " + DOUBLE_SENT_ORDER, () -> !partner.bookingsFor(DOUBLE_SENT_ORDER).isEmpty());
+          } else if (command.contains("send-message") && command.contains(REJECTED_ORDER)) {
+            await("the order the partner refuses in the DLQ", () -> QueueDepth.of(sqs, deadLetters).total() == 2);
+          } else if (command.endsWith("/simulator/outage\"")) {
+            assertThat(partner.mode()).as("the partner after the outage's rehearsal").isEqualTo(PartnerMode.OUTAGE);
+          } else if (command.endsWith("/simulator/healthy\"")) {
+            assertThat(partner.mode()).as("the partner after healthy").isEqualTo(PartnerMode.HEALTHY);
           }
         }
         System.out.println(runner.report());
 
-        assertThat(lastOutput.strip()).as("what the drill's partner lookup printed").isEqualTo("1");
         assertThat(partner.bookingsFor(DOUBLE_SENT_ORDER)).hasSize(1);
         assertThat(partner.bookingsFor(POISON_ORDER)).isEmpty();
-        // The function sent the poison message to the DLQ as a message of its own on its first receive;
-        // the redrive brings that one back to the source, where it is received under another id.
-        String poison = poisonMessageId;
-        assertThat(receives.get(poison)).as("the poison message's receives before the DLQ").isEqualTo(1);
-        await("the redriven poison message received again",
-            () -> receives.keySet().stream().anyMatch(id -> !sentByTheDrill.contains(id)));
+        assertThat(partner.bookingsFor(REJECTED_ORDER)).isEmpty();
+        assertThat(receives.get(poisonMessageId)).as("the poison message's receives before the DLQ").isEqualTo(1);
+        assertThat(printed.get("./fulfil-ops dlq")).as("./fulfil-ops dlq after the drill's poison message")
+            .contains(POISON_ORDER, "invalid_message", "drop");
+        assertThat(printed.get("./fulfil-ops order " + DOUBLE_SENT_ORDER)).contains("booked once");
+        assertThat(labelsInTheDlq(sqs, deadLetters)).as("the DLQ's failure classes")
+            .containsExactlyInAnyOrder("invalid_message", "partner_rejected");
+        // The rotation's rehearsal leaves the partner's new key where section 8 reads it from.
+        assertThat(java.nio.file.Files.readString(shellDirectory.resolve("partner-key.txt")).strip())
+            .as("partner-key.txt, against the key the partner now takes").isEqualTo(partner.apiKey());
       }
     }
+  }
+
+  /** The failure class on each message in the DLQ, read without hiding it. */
+  private static List<String> labelsInTheDlq(SqsClient sqs, QueueRef deadLetters) {
+    return sqs.receiveMessage(r -> r.queueUrl(deadLetters.url()).maxNumberOfMessages(10).visibilityTimeout(0)
+            .messageAttributeNames("All"))
+        .messages().stream()
+        .map(message -> message.messageAttributes().get(com.acme.fulfil.contract.DeadLetterAttributes.FAILURE_CLASS))
+        .map(value -> value == null ? "(none)" : value.stringValue())
+        .toList();
   }
 
   /** The deployable zip system-tests/pom.xml hands the tests; the reactor builds it before them. */

@@ -1,6 +1,6 @@
 package com.acme.fulfil.runbook;
 
-/** The runbook's sections 10 on, after its names: deploy and roll back, the drill, logs, metrics, the DLQ by hand and the rest. */
+/** The runbook's sections 10 on, after its names: deploy, a record deleted or restored, a timing change, the DLQ by hand, roll back and the backlog. */
 class RunbookProcedureCommandsTest extends RunbookCommands {
   @Override
   boolean runs(int number) {

@@ -7,7 +7,8 @@ import software.amazon.lambda.powertools.metrics.model.MetricUnit;
 
 /**
  * The function's CloudWatch metrics, written as Embedded Metric Format on flush. The names are the
- * contract's {@link MetricNames}; records of a batch report from several threads at once.
+ * contract's {@link MetricNames}, which docs/design.md lists ("Metrics"); records of a batch report from
+ * several threads at once.
  */
 public final class FulfilmentMetrics {
   private final Metrics metrics;

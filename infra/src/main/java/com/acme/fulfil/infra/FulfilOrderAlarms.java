@@ -71,7 +71,7 @@ public final class FulfilOrderAlarms extends Construct {
             + " days from when it was first sent. This alarm pages once,"
             + " when the DLQ stops being empty, and stays in ALARM, without paging again, until nothing is left in it: its OK"
             + " means the DLQ is empty. It also catches what " + AlarmNames.DLQ_NEW_MESSAGES + " cannot count (a last try"
-            + " Lambda killed or never ran). Run ./fulfil-ops dlq: runbook section 15.");
+            + " Lambda killed or never ran). Run ./fulfil-ops dlq: runbook section 2.");
     // SQS ages a message over its first two receives only, so this cannot see retrying orders (the
     // partner-failing and DLQ alarms do): it sees orders that are not being received.
     raise(AlarmNames.OLDEST_MESSAGE_TOO_OLD,

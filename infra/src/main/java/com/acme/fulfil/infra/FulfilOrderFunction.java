@@ -110,8 +110,9 @@ public final class FulfilOrderFunction extends Construct {
         .timeout(Duration.seconds(budget.functionTimeout().toSeconds()))
         .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
         // A version's logical id changes with every code or configuration change; without Retain,
-        // CloudFormation deletes the previous version at the end of each deploy and a rollback (point
-        // live at it, runbook section 10) has nothing to point at. Old versions are deleted by hand.
+        // CloudFormation deletes the previous version at the end of each deploy, and with it the code
+        // that ran before it. Rollback is a revert and a deploy (runbook section 15), never the alias by
+        // hand. Old versions are deleted by hand.
         .currentVersionOptions(VersionOptions.builder().removalPolicy(RemovalPolicy.RETAIN).build())
         .role(role)
         .logGroup(logs)

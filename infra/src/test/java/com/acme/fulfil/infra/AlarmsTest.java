@@ -46,7 +46,7 @@ class AlarmsTest {
         queueName("orders-to-fulfil-dlq"), "Maximum", 0);
     assertThat(description("orders-to-fulfil-dlq-not-empty"))
         .contains("pages once, when the DLQ stops being empty", "its OK means the DLQ is empty", "kept 14 days",
-            "Lambda killed", "runbook section 15");
+            "Lambda killed", "runbook section 2");
   }
 
   /**

@@ -188,10 +188,10 @@ class DeployPathsTest {
     return words;
   }
 
-  /** The first sh block of the runbook's "Deploy and roll back" section: the deploy command. */
+  /** The first sh block of the runbook's "Deploy" section: the deploy command. */
   private static String runbookDeploy() {
     String runbook = read(RUNBOOK);
-    String section = runbook.substring(runbook.indexOf("## 10. Deploy and roll back"));
+    String section = runbook.substring(runbook.indexOf("## 10. Deploy"));
     int start = section.indexOf("```sh\n") + "```sh\n".length();
     return section.substring(start, section.indexOf("```", start));
   }

@@ -28,6 +28,12 @@ import java.util.concurrent.CountDownLatch;
 final class PartnerHandler implements HttpHandler {
 
   static final String SHIPMENTS = "/v1/shipments";
+  /**
+   * What a person rehearsing a page asks of the simulated partner (docs/runbook.md's rehearsals), by a
+   * POST to this path plus {@code outage}, {@code healthy} or {@code rotate-key}: no part of the
+   * partner's API, and answered before any request is recorded.
+   */
+  static final String REHEARSAL = "/simulator/";
 
   private final PartnerLedger ledger;
   private final PartnerScript script;
@@ -52,6 +58,10 @@ final class PartnerHandler implements HttpHandler {
       CountDownLatch release = conditions.releaseGate();
       Optional<String> requestId = header(exchange, "X-Request-Id");
       requestId.ifPresent(id -> exchange.getResponseHeaders().set("X-Request-Id", id));
+      if (exchange.getRequestURI().getPath().startsWith(REHEARSAL) && "POST".equals(exchange.getRequestMethod())) {
+        rehearse(exchange, exchange.getRequestURI().getPath().substring(REHEARSAL.length()));
+        return;
+      }
       if (!SHIPMENTS.equals(exchange.getRequestURI().getPath())) {
         reply.send(exchange, 404, error("not_found", "no such resource"));
         return;
@@ -67,6 +77,29 @@ final class PartnerHandler implements HttpHandler {
     } catch (InterruptedException e) {
       // The partner is closing: the exchange ends without an answer, as when a real partner goes away.
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * The partner's bad day, on demand: an outage until {@code healthy}, or a cut-over to a new key,
+   * which the answer holds (a simulated key, for the secret the rehearsal writes).
+   */
+  private void rehearse(HttpExchange exchange, String what) throws IOException {
+    switch (what) {
+      case "outage" -> {
+        conditions.set(PartnerMode.OUTAGE, 0, Optional.empty());
+        reply.sendAsIs(exchange, 200, "outage: every request answers 503 until POST " + REHEARSAL + "healthy\n");
+      }
+      case "healthy" -> {
+        conditions.set(PartnerMode.HEALTHY, 0, Optional.empty());
+        reply.sendAsIs(exchange, 200, "healthy\n");
+      }
+      case "rotate-key" -> {
+        String newKey = "partner-key-rotated-" + Long.toHexString(conditions.now().toEpochMilli());
+        conditions.rotateKey(newKey);
+        reply.sendAsIs(exchange, 200, newKey + "\n");
+      }
+      default -> reply.send(exchange, 404, error("not_found", "the simulator rehearses outage, healthy and rotate-key"));
     }
   }
 

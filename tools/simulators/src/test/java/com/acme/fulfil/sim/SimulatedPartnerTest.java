@@ -378,6 +378,25 @@ class SimulatedPartnerTest {
   }
 
   @Test
+  void aRehearsalTurnsAnOutageOnAndOffAndCutsOverToTheKeyItAnswers() throws Exception {
+    assertThat(rehearse("outage").statusCode()).isEqualTo(200);
+    assertThat(http.lookup(KEY, "ORD-REHEARSAL").statusCode()).isEqualTo(503);
+    assertThat(rehearse("healthy").statusCode()).isEqualTo(200);
+    assertThat(http.lookup(KEY, "ORD-REHEARSAL").statusCode()).isEqualTo(200);
+
+    String newKey = rehearse("rotate-key").body().strip();
+    assertThat(http.lookup(KEY, "ORD-REHEARSAL").statusCode()).isEqualTo(401);
+    assertThat(http.lookup(newKey, "ORD-REHEARSAL").statusCode()).isEqualTo(200);
+    assertThat(partner.requests()).as("the four lookups, and no rehearsal: it is no request to the partner's API").hasSize(4);
+    assertThat(rehearse("flood").statusCode()).isEqualTo(404);
+  }
+
+  private HttpResponse<String> rehearse(String what) throws IOException, InterruptedException {
+    return http.send(HttpRequest.newBuilder(partner.baseUrl().resolve(PartnerHandler.REHEARSAL + what))
+        .POST(HttpRequest.BodyPublishers.noBody()));
+  }
+
+  @Test
   void unknownPathIsNotFound() throws Exception {
     HttpResponse<String> response =
         http.send(HttpRequest.newBuilder(partner.baseUrl().resolve("/v2/shipments")).header("X-Api-Key", KEY));

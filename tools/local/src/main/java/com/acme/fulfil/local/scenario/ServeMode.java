@@ -71,9 +71,11 @@ public final class ServeMode {
         ""));
     runbook.exportLines().forEach(line -> lines.add("  " + line));
     lines.add("");
-    lines.add("Then the runbook's drill (docs/runbook.md, section 11); this terminal shows the function's log lines:");
+    lines.add("Then the runbook's drill (docs/runbook.md, section 17, with its other rehearsals); this terminal shows the function's log lines:");
     lines.add("");
     RunbookDrill.text().lines().forEach(line -> lines.add("  " + line));
+    lines.add("");
+    lines.add("The same section rehearses the other pages here: a partner's 422, an outage and a rotated key.");
     lines.add("");
     return String.join(System.lineSeparator(), lines);
   }
