@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  *     maxConcurrency x min(batchSize, recordConcurrency) calls at once (10 in cdk.json, agreed with the partner)
  * @param functionMemoryMb an invocation spends nearly all its time waiting on the partner, and Lambda bills
  *     that wait by memory: 512 MB (cdk.json) halves the GB-seconds of 1,024 MB and still restores a SnapStart
- *     snapshot in about 0.5 s (docs/performance.md, "Memory")
+ *     snapshot in about 0.5 s (`tools/benchmarks/run cold-start --memory MB`)
  * @param logLevel the function's FULFIL_LOG_LEVEL; the mapping invokes the published version behind
  *     {@code live}, so only a deploy changes it
  * @param activeTracing Lambda's active tracing (X-Ray): off unless asked for. Every traced invocation

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code tools/benchmarks/run <what> [options]}: prints the numbers docs/performance.md reports, as Markdown
+ * {@code tools/benchmarks/run <what> [options]}: prints the numbers docs/performance.md describes, as Markdown
  * tables. What: {@code artifact}, {@code runtime} (cold start and warm under the runtime interface client against the
  * minimal baseline), {@code cold-start} (JVM option variants in a driver JVM), {@code warm}, {@code cost}, or {@code all};
  * {@code capacity} (docs/capacity.md's model, not part of all).
