@@ -10,7 +10,7 @@ import java.util.Properties;
 
 /**
  * Where the build installed the DynamoDB emulator: Dynoxide's prebuilt binary for this platform, from the
- * npm package {@code @dynoxide/<os>-<cpu>} that {@code local/dynamodb-emulator/package.json} pins (its
+ * npm package {@code @dynoxide/<os>-<cpu>} that {@code tools/local/dynamodb-emulator/package.json} pins (its
  * lock file holds the version and checksum) and the local module's build installs with {@code npm ci}.
  * The build writes that folder into {@value #LOCATION}, so the tests and {@code ./run-local} find the
  * binary without looking for it.
@@ -27,7 +27,7 @@ final class DynamoDbEmulatorBinary {
     Path binary = folder.resolve("node_modules/@dynoxide/" + platform + "/dynoxide");
     if (!Files.isExecutable(binary)) {
       throw new IllegalStateException("no DynamoDB emulator at " + binary + ". The local module's build installs"
-          + " @dynoxide/" + platform + " there (./mvnw -pl local package, which needs npm). local/dynamodb-emulator/"
+          + " @dynoxide/" + platform + " there (./mvnw -pl :local package, which needs npm). tools/local/dynamodb-emulator/"
           + "package.json pins the platforms this project is built on; on another, add its package at the same"
           + " version there and run npm install in that folder to pin it.");
     }
