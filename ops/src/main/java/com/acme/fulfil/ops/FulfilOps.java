@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.order.OrderMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintStream;
@@ -32,9 +33,12 @@ public final class FulfilOps {
   static final List<Verb> VERBS = List.of(
       new Verb("order", "order ORDER_ID", """
           the order's record and story, its bookings at the partner (a lookup books nothing), its recent
-          log lines, and what they add up to; exit status 1 when the partner holds more than one booking""",
+          log lines, and what they add up to; exit status 1 when the partner holds more than one booking, or
+          could not be asked (then the verdict is not known)""",
           Positional.ONE, List.of(), List.of()),
-      new Verb("dlq", "dlq", "every message in the DLQ: order, class, reason, booked already?, time left, what to do",
+      new Verb("dlq", "dlq", """
+          every message in the DLQ: order, class, reason, booked already?, time left, what to do; exit status 1
+          when another reader held some of them (it says how many it read of how many)""",
           Positional.NONE, List.of(), List.of()),
       new Verb("redrive", "redrive [--go] [--rate N] [--include-droppable]", """
           dry run by default: what would move back, what to drop first, the rate; --go starts the move and
@@ -60,8 +64,9 @@ public final class FulfilOps {
       every command: --json (for scripts), --stack NAME (default fulfil-order; AWS only), --help
       AWS: AWS_REGION and the usual credentials. Local stack: paste the export lines of ./run-local --serve
       (FULFIL_OPS_STACK=local among them; every endpoint must be on localhost).
-      Exit status: 0 fine; 1 something needs attention (drift, a message not found or not dropped, a move
-      not completed, orders arriving faster than they are booked, an order booked more than once);
+      Exit status: 0 fine; 1 something needs attention (drift, a DLQ read that could not see every message, a
+      message not found or not dropped, a move not completed, orders arriving faster than they are booked,
+      an order booked more than once or the partner not answering about it);
       2 the command could not run (its arguments, the stack, AWS).
       """;
 
@@ -173,6 +178,11 @@ public final class FulfilOps {
             throw new IllegalArgumentException(verb.name() + " takes one or more " + verb.synopsis().split(" ")[1]);
           }
         }
+      }
+      // A pasted id with a space or a stray character would look up nothing and read as "not booked".
+      if (verb.name().equals("order") && !OrderMessage.isOrderId(positional.getFirst())) {
+        throw new IllegalArgumentException("order takes an order id as order messages carry it (1 to 64 of A-Z a-z 0-9 _"
+            + " -), got \"" + positional.getFirst() + "\"");
       }
       if (flags.contains("--go") && flags.contains("--dry-run")) {
         throw new IllegalArgumentException("--go and --dry-run contradict each other");
