@@ -79,7 +79,7 @@ public final class FulfilOps {
       err.println("(./fulfil-ops --help lists the commands; ./fulfil-ops COMMAND --help says what one takes)");
       return 2;
     }
-    Common common = action.common();
+    Common common = action.common;
     try (Stack stack = Stack.resolve(env, common.stack)) {
       Report report = action.run(stack, clock, err);
       if (common.json) {
@@ -166,14 +166,14 @@ public final class FulfilOps {
     boolean help;
   }
 
-  /** One command: what it checks beyond its arguments' types, and what it does. */
-  private interface Action {
-    Common common();
+  /** One command: what every command takes, what it checks beyond its arguments' types, and what it does. */
+  private abstract static class Action {
+    @Mixin Common common;
 
     /** Refuses combinations picocli's types cannot: before any AWS call. */
-    default void check() {}
+    void check() {}
 
-    Report run(Stack stack, Clock clock, PrintStream progress) throws InterruptedException;
+    abstract Report run(Stack stack, Clock clock, PrintStream progress) throws InterruptedException;
   }
 
   @Command(name = "order", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
@@ -181,19 +181,13 @@ public final class FulfilOps {
       description = {"the order's record and story, its bookings at the partner (a lookup books nothing), its recent",
           "log lines, and what they add up to; exit status 1 when the partner holds more than one booking, or",
           "could not be asked (then the verdict is not known)"})
-  private static final class OrderCommand implements Action {
-    @Mixin Common common;
+  private static final class OrderCommand extends Action {
     @Parameters(arity = "1", paramLabel = "ORDER_ID", description = "as order messages carry it")
     String orderId;
     @CommandLine.Spec CommandSpec spec;
 
     @Override
-    public Common common() {
-      return common;
-    }
-
-    @Override
-    public void check() {
+    void check() {
       // A pasted id with a space or a stray character would look up nothing and read as "not booked".
       if (!OrderMessage.isOrderId(orderId)) {
         throw new CommandLine.ParameterException(spec.commandLine(), "order takes an order id as order messages carry"
@@ -202,7 +196,7 @@ public final class FulfilOps {
     }
 
     @Override
-    public Report run(Stack stack, Clock clock, PrintStream progress) {
+    Report run(Stack stack, Clock clock, PrintStream progress) {
       return new OrderStory(stack, clock).tell(orderId);
     }
   }
@@ -211,16 +205,10 @@ public final class FulfilOps {
       customSynopsis = USAGE + "dlq", footer = "%n" + COMMON,
       description = {"every message in the DLQ: order, class, reason, booked already?, time left, what to do; exit",
           "status 1 when another reader held some of them (it says how many it read of how many)"})
-  private static final class DlqCommand implements Action {
-    @Mixin Common common;
+  private static final class DlqCommand extends Action {
 
     @Override
-    public Common common() {
-      return common;
-    }
-
-    @Override
-    public Report run(Stack stack, Clock clock, PrintStream progress) {
+    Report run(Stack stack, Clock clock, PrintStream progress) {
       return new DlqSurvey(stack, clock).report();
     }
   }
@@ -231,8 +219,7 @@ public final class FulfilOps {
       description = {"dry run by default: what would move back, what to drop first, the rate; --go starts the move and",
           "follows it to the end; --rate N messages a second (1-500, default 5); --include-droppable moves",
           "what dlq says to drop too"})
-  private static final class RedriveCommand implements Action {
-    @Mixin Common common;
+  private static final class RedriveCommand extends Action {
     @Option(names = "--go", description = "start the move and follow it to the end")
     boolean go;
     @Option(names = "--dry-run", description = "what would move (the default)")
@@ -245,19 +232,14 @@ public final class FulfilOps {
     @CommandLine.Spec CommandSpec spec;
 
     @Override
-    public Common common() {
-      return common;
-    }
-
-    @Override
-    public void check() {
+    void check() {
       if (go && dryRun) {
         throw new CommandLine.ParameterException(spec.commandLine(), "--go and --dry-run contradict each other");
       }
     }
 
     @Override
-    public Report run(Stack stack, Clock clock, PrintStream progress) throws InterruptedException {
+    Report run(Stack stack, Clock clock, PrintStream progress) throws InterruptedException {
       return new Redrive(stack, new DlqSurvey(stack, clock)).run(go, includeDroppable, rate, progress);
     }
   }
@@ -284,8 +266,7 @@ public final class FulfilOps {
       footer = "%n" + COMMON,
       description = {"archive each message whole to a file (--archive DIR, default ./dlq-archive), then delete it from the",
           "DLQ; one whose dlq verdict is redrive is left there unless --force --reason \"WHY\" (the archive keeps WHY)"})
-  private static final class DropCommand implements Action {
-    @Mixin Common common;
+  private static final class DropCommand extends Action {
     @Parameters(arity = "1..*", paramLabel = "MESSAGE_ID", description = "the DLQ message ids dlq lists")
     List<String> messageIds;
     @Option(names = "--archive", paramLabel = "DIR", defaultValue = "dlq-archive", description = "default ./${DEFAULT-VALUE}")
@@ -297,12 +278,7 @@ public final class FulfilOps {
     @CommandLine.Spec CommandSpec spec;
 
     @Override
-    public Common common() {
-      return common;
-    }
-
-    @Override
-    public void check() {
+    void check() {
       if (force != (reason != null && !reason.isBlank())) {
         throw new CommandLine.ParameterException(spec.commandLine(), "--force and --reason go together: --force --reason"
             + " \"why this order may be lost\" drops a message dlq would redrive, and the archive keeps the reason");
@@ -310,7 +286,7 @@ public final class FulfilOps {
     }
 
     @Override
-    public Report run(Stack stack, Clock clock, PrintStream progress) {
+    Report run(Stack stack, Clock clock, PrintStream progress) {
       return new Drop(stack, archive, new DlqSurvey(stack, clock), Optional.ofNullable(reason).map(String::strip))
           .drop(messageIds);
     }
@@ -320,16 +296,10 @@ public final class FulfilOps {
       customSynopsis = USAGE + "check", footer = "%n" + COMMON,
       description = {"the queue, DLQ, table, mapping, function and alarms against infra/cdk.json, the settings every",
           "deploy reads"})
-  private static final class CheckCommand implements Action {
-    @Mixin Common common;
+  private static final class CheckCommand extends Action {
 
     @Override
-    public Common common() {
-      return common;
-    }
-
-    @Override
-    public Report run(Stack stack, Clock clock, PrintStream progress) {
+    Report run(Stack stack, Clock clock, PrintStream progress) {
       return new DriftCheck(stack).check();
     }
   }
@@ -339,16 +309,10 @@ public final class FulfilOps {
       description = {"the last hour's arrivals and invocation durations against what the deployed mapping books an hour",
           "(at those durations and at the partner's worst case), and the orders waiting now against the",
           "backlog alarm"})
-  private static final class CapacityCommand implements Action {
-    @Mixin Common common;
+  private static final class CapacityCommand extends Action {
 
     @Override
-    public Common common() {
-      return common;
-    }
-
-    @Override
-    public Report run(Stack stack, Clock clock, PrintStream progress) {
+    Report run(Stack stack, Clock clock, PrintStream progress) {
       return new CapacityCheck(stack, clock).report();
     }
   }
