@@ -55,4 +55,15 @@ class FulfilOpsCommandLineTest {
     assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
     assertThat(run.err()).contains(said).doesNotContain("region");
   }
+
+  /** An id pasted with a trailing space is no order id: looked up, it would find nothing and read as "not booked". */
+  @Test
+  void anOrderIdThatBreaksTheMessageContractIsRefusedBeforeAnyAwsCall() throws Exception {
+    for (String notAnId : new String[] {"ORD-1 ", " ORD-1", "ORD 1", "ORD-1\t"}) {
+      OpsRun run = new OpsRun(NO_STACK, "order", notAnId);
+      assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+      assertThat(run.err()).contains("order takes an order id as order messages carry it").contains("\"" + notAnId + "\"")
+          .doesNotContain("region");
+    }
+  }
 }

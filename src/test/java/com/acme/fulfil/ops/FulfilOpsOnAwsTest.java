@@ -320,9 +320,13 @@ class FulfilOpsOnAwsTest {
     aws.logLines.add("{\"level\":\"INFO\",\"message\":\"the message returns in 1200 s\",\"order_id\":\"" + orderId
         + "\",\"" + OrderLogFields.NEXT_TRY_AT + "\":\"" + nextTry + "\"}");
 
-    var story = JSON.readTree(new OpsRun(env, "order", orderId, "--json").out());
+    OpsRun told = new OpsRun(env, "order", orderId, "--json");
+    var story = JSON.readTree(told.out());
     assertThat(story.path("next_try_at").asText()).isEqualTo(nextTry.toString());
-    assertThat(story.path("verdict").asText()).isEqualTo("not booked yet; its message returns for the next try about " + nextTry);
+    // This control plane has no partner to ask: the verdict says so, and what the record and logs say.
+    assertThat(told.exitCode()).isEqualTo(1);
+    assertThat(story.path("verdict").asText()).startsWith("not known: the partner could not be asked")
+        .contains("The record says: not booked yet; its message returns for the next try about " + nextTry + ".");
     assertThat(new OpsRun(env, "order", orderId).out()).contains("  next try about " + nextTry + " (in ");
   }
 

@@ -443,6 +443,104 @@ class FulfilOpsTest {
     assertThat(gone).as("gone from the DLQ").isTrue();
   }
 
+  /**
+   * {@code order}'s verdict stands on the partner's answer: without it (a rotated key: 401) it is no
+   * verdict, whatever the record says. For an order the partner refused, it says what {@code dlq} says.
+   */
+  @Test
+  void orderGivesNoVerdictWithoutThePartnersAnswerAndAgreesWithDlqOnARefusal() throws Exception {
+    Duration settles = Duration.ofSeconds(60);
+    String booked = Orders.newId("ORD-OPS-ASKED");
+    String rejected = Orders.newId("ORD-OPS-REFUSED");
+    fulfil.partner().script().forOrder(rejected, Reaction.addressRejected());
+    String bookedMessage = fulfil.send(Orders.body(booked));
+    String rejectedMessage = fulfil.send(Orders.body(rejected));
+    assertThat(fulfil.awaitDeleted(List.of(bookedMessage), settles)).as("booked").isTrue();
+    assertThat(fulfil.awaitDeadLettered(List.of(rejectedMessage), settles)).as("refused into the DLQ").isTrue();
+
+    fulfil.partner().script().nextLookups(10, new Reaction.Answer(401, "{\"message\":\"Unauthorized\"}"));
+    OpsRun unasked = run("order", booked);
+    fulfil.partner().script().clear();
+    OpsRun asked = run("order", booked);
+    OpsRun refused = run("order", rejected);
+
+    assertThat(unasked.exitCode()).as(unasked.out()).isEqualTo(1);
+    assertThat(unasked.out()).contains("verdict  not known: the partner could not be asked").contains("The record says: booked.").doesNotContain("booked once");
+    assertThat(asked.exitCode()).as(asked.out()).isZero();
+    assertThat(asked.out()).contains("verdict  booked once");
+    assertThat(refused.out()).contains("its dead letter's verdict is drop").doesNotContain("redrive");
+    assertThat(letterFor(rejected).path("action").asText()).isEqualTo("drop");
+  }
+
+  /**
+   * Reading the DLQ hides what it reads from every other reader for a while. Here another reader holds
+   * two of five messages: {@code dlq} must say it read three of five, and exit 1, not list three as all.
+   */
+  @Test
+  void dlqSaysHowManyItReadOfHowManyWhileAnotherReaderHoldsSome() throws Exception {
+    String dlqUrl = env.get("DLQ_URL");
+    for (int i = 0; i < 5; i++) {
+      fulfil.sqs().sendMessage(r -> r.queueUrl(dlqUrl).messageBody(Orders.body(Orders.newId("ORD-OPS-HELD"))));
+    }
+    List<Message> held = new ArrayList<>();
+    while (held.size() < 2) {
+      held.addAll(fulfil.sqs().receiveMessage(r -> r.queueUrl(dlqUrl).maxNumberOfMessages(2 - held.size())
+          .waitTimeSeconds(1).visibilityTimeout(600)).messages());
+    }
+
+    OpsRun listed = run("dlq");
+    JsonNode answer = json("dlq");
+
+    assertThat(listed.exitCode()).as(listed.out()).isEqualTo(1);
+    assertThat(listed.out()).as("the first line").startsWith("read 3 of the 5 message(s)").contains("Run the command again");
+    assertThat(answer.path("messages").asInt()).isEqualTo(3);
+    assertThat(answer.path("messages_counted").asInt()).isEqualTo(5);
+    assertThat(answer.path("complete").asBoolean(true)).isFalse();
+    OpsRun redrive = run("redrive");
+    assertThat(redrive.exitCode()).as(redrive.out()).isEqualTo(1);
+    assertThat(redrive.out()).contains("the counts above are partial");
+    // Handed back: nothing this test held stays hidden from the next.
+    held.forEach(message -> fulfil.sqs().changeMessageVisibility(r -> r.queueUrl(dlqUrl)
+        .receiptHandle(message.receiptHandle()).visibilityTimeout(0)));
+  }
+
+  /**
+   * Several on-call engineers at once: each run hides what it reads from the others while it reads.
+   * However their reads interleave, a run that lists fewer than all five says so and exits 1.
+   */
+  @Test
+  void concurrentDlqRunsNeverCallAPartialListComplete() throws Exception {
+    String dlqUrl = env.get("DLQ_URL");
+    for (int i = 0; i < 5; i++) {
+      fulfil.sqs().sendMessage(r -> r.queueUrl(dlqUrl).messageBody(Orders.body(Orders.newId("ORD-OPS-CONCURRENT"))));
+    }
+    int readers = 3;
+    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(readers);
+    List<java.util.concurrent.Future<OpsRun>> runs = new ArrayList<>();
+    try (var pool = java.util.concurrent.Executors.newFixedThreadPool(readers)) {
+      for (int i = 0; i < readers; i++) {
+        runs.add(pool.submit(() -> {
+          start.await();
+          return run("dlq", "--json");
+        }));
+      }
+    }
+    SoftAssertions softly = new SoftAssertions();
+    List<Integer> seen = new ArrayList<>();
+    for (var future : runs) {
+      OpsRun reader = future.get();
+      JsonNode answer = JSON.readTree(reader.out());
+      seen.add(answer.path("messages").asInt());
+      boolean sawAll = answer.path("messages").asInt() == 5;
+      softly.assertThat(answer.path("complete").asBoolean()).as(reader.out()).isEqualTo(sawAll);
+      softly.assertThat(reader.exitCode()).as(reader.out()).isEqualTo(sawAll ? 0 : 1);
+    }
+    softly.assertAll();
+    Figures.print("%d dlq runs at once over 5 dead letters read %s of them; each that read fewer said so", readers, seen);
+    JsonNode after = json("dlq");
+    assertThat(after.path("messages").asInt()).as("every run handed back what it read").isEqualTo(5);
+  }
+
   private static Map<String, MessageAttributeValue> producerAttributes(int count) {
     Map<String, MessageAttributeValue> attributes = new LinkedHashMap<>();
     for (int i = 0; i < count; i++) {

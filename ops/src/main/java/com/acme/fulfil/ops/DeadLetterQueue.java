@@ -17,10 +17,21 @@ import software.amazon.awssdk.services.sqs.model.ReceiptHandleIsInvalidException
 /**
  * Reading the DLQ without consuming it: messages are received with a short hold and handed back
  * (visibility 0) once read, so a look changes nothing but their receive count, which a DLQ does not act on.
+ * A message another reader holds (another run of this command, a console poll) cannot be received: a
+ * reading says how many messages SQS counts besides the ones it read, so that none goes unseen in silence.
  */
 final class DeadLetterQueue {
-  /** Long enough to read the whole DLQ before any message comes round again in the same pass. */
+  /**
+   * A drop's hold on the messages it names: long enough to archive and delete them with the handle it
+   * read them with.
+   */
   static final Duration HOLD = Duration.ofSeconds(60);
+  /**
+   * A look's hold, which hides the messages from every other reader until they are handed back: a few
+   * hundred batches' time. A read that outlasts it sees messages come round again, ends, and says it
+   * missed what it did not see.
+   */
+  private static final Duration LOOK_HOLD = Duration.ofSeconds(15);
   /** The shortest long poll: any wait at all makes SQS ask every server. */
   private static final Duration LONG_POLL = Duration.ofSeconds(1);
 
@@ -42,12 +53,34 @@ final class DeadLetterQueue {
     return seconds == null ? deployedRetention : Duration.ofSeconds(Long.parseLong(seconds));
   }
 
-  /** Every message, read and handed back. */
-  List<DeadLetter> readAll() {
+  /**
+   * The messages one read saw, and how many SQS counted in the DLQ while the read still held them.
+   *
+   * @param counted visible and held (by this read or any other reader) messages, as SQS counts them
+   *     right after the read: more than were read means some were held elsewhere, or arrived meanwhile
+   */
+  record Reading(List<DeadLetter> letters, long counted) {}
+
+  /** Every message this read can see, handed back at once, and how many the DLQ holds. */
+  Reading readAll() {
     Duration retention = retention();
-    List<Message> held = receiveAll();
-    release(held);
-    return held.stream().map(message -> DeadLetter.read(message, retention)).toList();
+    List<Message> held = receiveAll(LOOK_HOLD);
+    // Counted while this read still holds its messages: they are among the ones not visible.
+    long counted;
+    try {
+      counted = counted();
+    } finally {
+      release(held);
+    }
+    return new Reading(held.stream().map(message -> DeadLetter.read(message, retention)).toList(), counted);
+  }
+
+  private long counted() {
+    Map<QueueAttributeName, String> counts = sqs.getQueueAttributes(r -> r.queueUrl(url).attributeNames(
+        QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
+        .attributes();
+    return Long.parseLong(counts.getOrDefault(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES, "0"))
+        + Long.parseLong(counts.getOrDefault(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE, "0"));
   }
 
   /**
@@ -76,7 +109,7 @@ final class DeadLetterQueue {
 
   private Named hold(Set<String> ids, boolean bySourceIdToo) {
     Duration retention = retention();
-    List<Message> received = receiveAll();
+    List<Message> received = receiveAll(HOLD);
     Map<String, DeadLetter> exact = new LinkedHashMap<>();
     Map<String, List<DeadLetter>> standingFor = new LinkedHashMap<>();
     for (Message message : received) {
@@ -123,28 +156,27 @@ final class DeadLetterQueue {
   }
 
   /**
-   * Every visible message, held. Long polls: a short poll asks only a sample of SQS's servers and may
-   * answer empty while messages are there; a long poll asks them all, so one that brings nothing new
-   * ends the read. It costs {@link #LONG_POLL} once a read, when the queue has no more to give.
+   * Every visible message, held for {@code hold}. Long polls: a short poll asks only a sample of SQS's
+   * servers and may answer empty while messages are there; a long poll asks them all, so one that brings
+   * nothing new ends the read. It costs {@link #LONG_POLL} once a read, when the queue has no more to give.
+   * A message that comes round again keeps its newest receipt handle, the only one SQS acts on.
    */
-  private List<Message> receiveAll() {
-    List<Message> received = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
+  private List<Message> receiveAll(Duration hold) {
+    Map<String, Message> received = new LinkedHashMap<>();
     int fresh;
     do {
       List<Message> batch = sqs.receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)
-          .waitTimeSeconds((int) LONG_POLL.toSeconds()).visibilityTimeout((int) HOLD.toSeconds())
+          .waitTimeSeconds((int) LONG_POLL.toSeconds()).visibilityTimeout((int) hold.toSeconds())
           .messageSystemAttributeNames(MessageSystemAttributeName.ALL)
           .messageAttributeNames("All")).messages();
       fresh = 0;
       for (Message message : batch) {
-        if (seen.add(message.messageId())) {
-          received.add(message);
+        if (received.put(message.messageId(), message) == null) {
           fresh++;
         }
       }
     } while (fresh > 0);
-    return received;
+    return new ArrayList<>(received.values());
   }
 
   /** Hands held messages back at once, for another reader (or a later run) to receive. */

@@ -34,8 +34,13 @@ record DeadLetterVerdict(boolean drop, String why) {
           + ". Redrive it once the cause is fixed; if it is still refused it comes back with a fresh label (one partner"
           + " call at most)");
     }
-    return new DeadLetterVerdict(true, letter.failureClass() + " can never succeed as sent: archive it, then tell the"
-        + " producer (invalid_message) or fix the order with the customer and the partner (partner_rejected)");
+    return new DeadLetterVerdict(true, permanent(letter.failureClass()));
+  }
+
+  /** Why a message of a permanent failure class is dropped, and what to do instead: {@code order} says the same. */
+  static String permanent(String failureClass) {
+    return failureClass + " can never succeed as sent: archive it, then tell the producer (invalid_message) or fix the"
+        + " order with the customer and the partner (partner_rejected)";
   }
 
   /** Why the label may not say why this message is here; empty if the message and the record bear it out. */

@@ -32,13 +32,33 @@ final class DlqSurvey {
     }
   }
 
-  List<Entry> entries() {
+  /**
+   * What one read of the DLQ saw, judged, and how many messages SQS counted there.
+   *
+   * @param counted see {@link DeadLetterQueue.Reading#counted()}
+   */
+  record Survey(List<Entry> entries, long counted) {
+    boolean complete() {
+      return counted <= entries.size();
+    }
+
+    /** Says how many were read of how many, and what to do; empty when the read saw them all. */
+    Optional<String> shortfall() {
+      return complete() ? Optional.empty() : Optional.of("read " + entries.size() + " of the " + counted
+          + " message(s) SQS counts in the DLQ: another reader (a dlq, drop or redrive run, or a console poll) holds"
+          + " the others for now, or they arrived during the read. Run the command again in a minute.");
+    }
+  }
+
+  Survey read() {
     FunctionLogs logs = new FunctionLogs(stack);
+    DeadLetterQueue.Reading reading = new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention())
+        .readAll();
     List<Entry> entries = new ArrayList<>();
-    for (DeadLetter received : new DeadLetterQueue(stack.aws().sqs(), stack.dlqUrl(), stack.budget().dlqRetention()).readAll()) {
+    for (DeadLetter received : reading.letters()) {
       entries.add(judge(received, logs));
     }
-    return entries;
+    return new Survey(entries, reading.counted());
   }
 
   /** The letter with its reason (its label, from the table if not on it, else the function's logs), its order's record and verdict. */
@@ -58,12 +78,16 @@ final class DlqSurvey {
 
   Report report() {
     Instant now = clock.instant();
-    List<Entry> entries = entries();
+    Survey survey = read();
+    List<Entry> entries = survey.entries();
     ObjectMapper json = new ObjectMapper();
-    ObjectNode out = json.createObjectNode().put("dlq_url", stack.dlqUrl()).put("messages", entries.size());
+    ObjectNode out = json.createObjectNode().put("dlq_url", stack.dlqUrl()).put("messages", entries.size())
+        .put("messages_counted", survey.counted()).put("complete", survey.complete());
     ArrayNode list = out.putArray("dead_letters");
     List<String> lines = new ArrayList<>();
-    lines.add(entries.size() + " message(s) in the DLQ of " + stack.description());
+    // First, so that nobody takes a partial list for the whole DLQ.
+    survey.shortfall().ifPresentOrElse(lines::add,
+        () -> lines.add(entries.size() + " message(s) in the DLQ of " + stack.description()));
     // What a redrive sets going: on-call's next question after "why is it here" is "when is it tried again".
     TimingBudget budget = stack.budget();
     lines.add("A redriven message is tried at once, as a new life: " + budget.retrySentence() + ".");
@@ -111,7 +135,11 @@ final class DlqSurvey {
         record.put("last_reason", r.lastReason().orElse(null));
       });
     }
-    return new Report(lines, out, 0);
+    survey.shortfall().ifPresent(shortfall -> {
+      lines.add("");
+      lines.add("INCOMPLETE: " + shortfall);
+    });
+    return new Report(lines, out, survey.complete() ? 0 : 1);
   }
 
   static String human(Duration d) {

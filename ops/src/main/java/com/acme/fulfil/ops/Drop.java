@@ -2,6 +2,7 @@ package com.acme.fulfil.ops;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,9 +61,9 @@ final class Drop {
     Map<String, DeadLetter> held = named.held();
     List<String> lines = new ArrayList<>();
     ObjectNode out = json.createObjectNode();
-    var dropped = out.putArray("dropped");
-    var notDropped = out.putArray("not_dropped");
-    var missing = out.putArray("not_found");
+    out.putArray("dropped");
+    out.putArray("not_dropped");
+    out.putArray("not_found");
     if (!named.ambiguous().isEmpty()) {
       var ambiguous = out.putArray("ambiguous");
       lines.add("dropped 0 of " + ids.size() + " message(s) from the DLQ of " + stack.description()
@@ -74,6 +75,24 @@ final class Drop {
       });
       return new Report(lines, out, 1);
     }
+    try {
+      return archiveAndDelete(dlq, ids, held, readAt, lines, out);
+    } catch (RuntimeException e) {
+      // A drop that fails half-way must not hide what it held from dlq for the rest of its hold.
+      try {
+        dlq.handBack(held.values());
+      } catch (RuntimeException handBack) {
+        e.addSuppressed(handBack);
+      }
+      throw e;
+    }
+  }
+
+  private Report archiveAndDelete(DeadLetterQueue dlq, Set<String> ids, Map<String, DeadLetter> held, long readAt,
+      List<String> lines, ObjectNode out) {
+    ArrayNode dropped = (ArrayNode) out.get("dropped");
+    ArrayNode notDropped = (ArrayNode) out.get("not_dropped");
+    ArrayNode missing = (ArrayNode) out.get("not_found");
     Map<String, Path> archived = new LinkedHashMap<>();
     List<DeadLetter> toDelete = new ArrayList<>();
     List<DeadLetter> refused = new ArrayList<>();

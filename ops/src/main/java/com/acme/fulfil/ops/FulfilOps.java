@@ -1,74 +1,54 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.order.OrderMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParseResult;
 import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * On-call's command, {@code ./fulfil-ops}: works on the deployed stack by default (its outputs, the
  * caller's credentials and region), or on {@code ./run-local --serve} when its variables are exported.
- * docs/runbook.md says when to use which command.
+ * docs/runbook.md says when to use which command; docs/fulfil-ops.md is its interface. picocli parses the
+ * command line: each command below is one class, whose fields are what it takes, so that anything else is
+ * refused before any AWS call.
  */
 public final class FulfilOps {
-  /** A command: what it takes, and its help; the parser refuses anything else before any AWS call. */
-  record Verb(String name, String synopsis, String help, Positional positional, List<String> flags, List<String> options) {
-    /** Its own help, {@code ./fulfil-ops VERB --help}. */
-    String usage() {
-      return "usage: ./fulfil-ops " + synopsis + "\n\n" + help.indent(2) + "\n" + COMMON;
-    }
-  }
-
-  /** How many plain arguments a command takes. */
-  enum Positional { NONE, ONE, AT_LEAST_ONE }
-
-  static final List<Verb> VERBS = List.of(
-      new Verb("order", "order ORDER_ID", """
-          the order's record and story, its bookings at the partner (a lookup books nothing), its recent
-          log lines, and what they add up to; exit status 1 when the partner holds more than one booking""",
-          Positional.ONE, List.of(), List.of()),
-      new Verb("dlq", "dlq", "every message in the DLQ: order, class, reason, booked already?, time left, what to do",
-          Positional.NONE, List.of(), List.of()),
-      new Verb("redrive", "redrive [--go] [--rate N] [--include-droppable]", """
-          dry run by default: what would move back, what to drop first, the rate; --go starts the move and
-          follows it to the end; --rate N messages a second (1-500, default 5); --include-droppable moves
-          what dlq says to drop too""",
-          Positional.NONE, List.of("--go", "--dry-run", "--include-droppable"), List.of("--rate")),
-      new Verb("drop", "drop MESSAGE_ID... [--archive DIR] [--force --reason WHY]", """
-          archive each message whole to a file (--archive DIR, default ./dlq-archive), then delete it from the
-          DLQ; one whose dlq verdict is redrive is left there unless --force --reason "WHY" (the archive keeps WHY)""",
-          Positional.AT_LEAST_ONE, List.of("--force"), List.of("--archive", "--reason")),
-      new Verb("check", "check", """
-          the queue, DLQ, table, mapping, function and alarms against infra/cdk.json, the settings every
-          deploy reads""",
-          Positional.NONE, List.of(), List.of()),
-      new Verb("capacity", "capacity", """
-          the last hour's arrivals and invocation durations against what the deployed mapping books an hour
-          (at those durations and at the partner's worst case), and the orders waiting now against the
-          backlog alarm""",
-          Positional.NONE, List.of(), List.of()));
-
   /** What every command takes, and what its exit status means: a stable interface (docs/fulfil-ops.md). */
   static final String COMMON = """
       every command: --json (for scripts), --stack NAME (default fulfil-order; AWS only), --help
       AWS: AWS_REGION and the usual credentials. Local stack: paste the export lines of ./run-local --serve
       (FULFIL_OPS_STACK=local among them; every endpoint must be on localhost).
-      Exit status: 0 fine; 1 something needs attention (drift, a message not found or not dropped, a move
-      not completed, orders arriving faster than they are booked, an order booked more than once);
+      Exit status: 0 fine; 1 something needs attention (drift, a DLQ read that could not see every message, a
+      message not found or not dropped, a move not completed, orders arriving faster than they are booked,
+      an order booked more than once or the partner not answering about it);
       2 the command could not run (its arguments, the stack, AWS).
       """;
 
-  static final String USAGE = "usage: ./fulfil-ops COMMAND [options]     (./fulfil-ops COMMAND --help: its own help)\n\n"
-      + String.join("", VERBS.stream().map(verb -> String.format("  %-60s%n%s", verb.synopsis(), verb.help().indent(6)))
-          .toList())
-      + "\n" + COMMON;
+  /** How each command's help begins, its usage line following. */
+  private static final String USAGE = "usage: ./fulfil-ops ";
+
+  /** A command as its help names it: {@code synopsis} is its usage line after {@code ./fulfil-ops}. */
+  record Verb(String name, String synopsis) {}
+
+  /** Every command, in the order the general help lists them. */
+  static final List<Verb> VERBS = commandLine().getSubcommands().values().stream()
+      .filter(command -> command.getCommandSpec().userObject() instanceof Action)
+      .map(command -> new Verb(command.getCommandName(), synopsis(command.getCommandSpec()))).toList();
 
   private FulfilOps() {}
 
@@ -79,35 +59,30 @@ public final class FulfilOps {
   /** Runs one command; what it prints goes to {@code out}, problems and progress to {@code err}. */
   public static int run(String[] args, Map<String, String> env, PrintStream out, PrintStream err, Clock clock)
       throws InterruptedException {
-    if (args.length == 0) {
-      err.print(USAGE);
-      return 2;
-    }
-    Arguments arguments;
+    CommandLine commandLine = commandLine();
+    commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+    ParseResult parsed;
+    Action action;
     try {
-      arguments = Arguments.parse(args);
-    } catch (IllegalArgumentException e) {
-      err.println("fulfil-ops: " + e.getMessage());
+      parsed = commandLine.parseArgs(args);
+      if (CommandLine.printHelpIfRequested(parsed)) {
+        return 0;
+      }
+      if (!parsed.hasSubcommand()) {
+        err.print(commandLine.getUsageMessage());
+        return 2;
+      }
+      action = (Action) parsed.subcommand().commandSpec().userObject();
+      action.check();
+    } catch (CommandLine.ParameterException e) {
+      err.println("fulfil-ops: " + said(e));
       err.println("(./fulfil-ops --help lists the commands; ./fulfil-ops COMMAND --help says what one takes)");
       return 2;
     }
-    if (arguments.help()) {
-      out.print(arguments.verb().map(Verb::usage).orElse(USAGE));
-      return 0;
-    }
-    try (Stack stack = Stack.resolve(env, arguments.stack())) {
-      Report report = switch (arguments.command()) {
-        case "order" -> new OrderStory(stack, clock).tell(arguments.only());
-        case "dlq" -> new DlqSurvey(stack, clock).report();
-        case "redrive" -> new Redrive(stack, new DlqSurvey(stack, clock))
-            .run(arguments.flag("--go"), arguments.flag("--include-droppable"), arguments.rate(), err);
-        case "drop" -> new Drop(stack, arguments.archive(), new DlqSurvey(stack, clock), arguments.override())
-            .drop(arguments.positional());
-        case "check" -> new DriftCheck(stack).check();
-        case "capacity" -> new CapacityCheck(stack, clock).report();
-        default -> throw new IllegalStateException(arguments.command());
-      };
-      if (arguments.flag("--json")) {
+    Common common = action.common;
+    try (Stack stack = Stack.resolve(env, common.stack)) {
+      Report report = action.run(stack, clock, err);
+      if (common.json) {
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report.json()));
       } else {
         report.lines().forEach(out::println);
@@ -124,106 +99,221 @@ public final class FulfilOps {
     }
   }
 
-  /** The command line, parsed once; {@code verb} is empty only for the general help. */
-  record Arguments(Optional<Verb> verb, boolean help, List<String> positional, List<String> flags, Map<String, String> options) {
-    private static final List<String> COMMON_FLAGS = List.of("--json");
-    private static final List<String> COMMON_OPTIONS = List.of("--stack");
-    private static final List<String> HELP = List.of("-h", "--help");
+  private static CommandLine commandLine() {
+    CommandLine commandLine = new CommandLine(new Root())
+        .addSubcommand(new OrderCommand()).addSubcommand(new DlqCommand()).addSubcommand(new RedriveCommand())
+        .addSubcommand(new DropCommand()).addSubcommand(new CheckCommand()).addSubcommand(new CapacityCommand())
+        .addSubcommand(new CommandLine.HelpCommand());
+    // An argument starting with @ is an id pasted wrong, never a file of arguments.
+    commandLine.setExpandAtFiles(false);
+    // The general help lists each command as its own help begins: its usage line, then what it does.
+    commandLine.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, help -> {
+      StringBuilder list = new StringBuilder();
+      help.subcommands().values().stream().map(CommandLine.Help::commandSpec).filter(spec -> spec.userObject() instanceof Action)
+          .forEach(spec -> list.append("  ").append(synopsis(spec)).append(System.lineSeparator())
+              .append(String.join(System.lineSeparator(), spec.usageMessage().description()).indent(6)));
+      return list.toString();
+    });
+    return commandLine;
+  }
 
-    static Arguments parse(String[] args) {
-      if (HELP.contains(args[0]) || args[0].equals("help")) {
-        return new Arguments(Optional.empty(), true, List.of(), List.of(), Map.of());
+  /** The command's usage line, after {@code ./fulfil-ops}. */
+  private static String synopsis(CommandSpec spec) {
+    return spec.usageMessage().customSynopsis()[0].substring(USAGE.length());
+  }
+
+  /** picocli's refusal in the words docs/fulfil-ops.md and the help use. */
+  private static String said(CommandLine.ParameterException e) {
+    CommandSpec spec = e.getCommandLine().getCommandSpec();
+    String name = spec.name();
+    if (spec.userObject() instanceof Root) {
+      return e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()
+          ? "no command " + unmatched.getUnmatched().getFirst() : e.getMessage();
+    }
+    String synopsis = synopsis(spec);
+    List<String> positional = spec.positionalParameters().stream().map(p -> p.paramLabel()).toList();
+    if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
+      String first = unmatched.getUnmatched().getFirst();
+      if (first.startsWith("-")) {
+        return name + " does not take " + first + ": ./fulfil-ops " + synopsis;
       }
-      Verb verb = VERBS.stream().filter(v -> v.name().equals(args[0])).findFirst()
-          .orElseThrow(() -> new IllegalArgumentException("no command " + args[0]));
-      if (List.of(args).subList(1, args.length).stream().anyMatch(HELP::contains)) {
-        return new Arguments(Optional.of(verb), true, List.of(), List.of(), Map.of());
+      return positional.isEmpty() ? name + " takes no arguments, got " + String.join(" ", unmatched.getUnmatched())
+          : name + " takes one " + positional.getFirst();
+    }
+    if (e instanceof CommandLine.MissingParameterException && !positional.isEmpty()) {
+      return name + (spec.positionalParameters().getFirst().arity().max() > 1 ? " takes one or more " : " takes one ")
+          + positional.getFirst();
+    }
+    return e.getMessage();
+  }
+
+  @Command(name = "./fulfil-ops", synopsisHeading = "", usageHelpWidth = 110,
+      customSynopsis = USAGE + "COMMAND [options]     (./fulfil-ops COMMAND --help: its own help)",
+      commandListHeading = "%n", footer = "%n" + COMMON)
+  private static final class Root {
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+  }
+
+  /** What every command takes. */
+  static final class Common {
+    @Option(names = "--json", description = "the report as JSON, for scripts")
+    boolean json;
+    @Option(names = "--stack", paramLabel = "NAME", defaultValue = Stack.DEFAULT_STACK,
+        description = "the stack (default ${DEFAULT-VALUE}; AWS only)")
+    String stack;
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+  }
+
+  /** One command: what every command takes, what it checks beyond its arguments' types, and what it does. */
+  private abstract static class Action {
+    @Mixin Common common;
+
+    /** Refuses combinations picocli's types cannot: before any AWS call. */
+    void check() {}
+
+    abstract Report run(Stack stack, Clock clock, PrintStream progress) throws InterruptedException;
+  }
+
+  @Command(name = "order", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
+      customSynopsis = USAGE + "order ORDER_ID", footer = "%n" + COMMON,
+      description = {"the order's record and story, its bookings at the partner (a lookup books nothing), its recent",
+          "log lines, and what they add up to; exit status 1 when the partner holds more than one booking, or",
+          "could not be asked (then the verdict is not known)"})
+  private static final class OrderCommand extends Action {
+    @Parameters(arity = "1", paramLabel = "ORDER_ID", description = "as order messages carry it")
+    String orderId;
+    @CommandLine.Spec CommandSpec spec;
+
+    @Override
+    void check() {
+      // A pasted id with a space or a stray character would look up nothing and read as "not booked".
+      if (!OrderMessage.isOrderId(orderId)) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "order takes an order id as order messages carry"
+            + " it (1 to 64 of A-Z a-z 0-9 _ -), got \"" + orderId + "\"");
       }
-      List<String> positional = new ArrayList<>();
-      List<String> flags = new ArrayList<>();
-      Map<String, String> options = new HashMap<>();
-      for (int i = 1; i < args.length; i++) {
-        String arg = args[i];
-        if (verb.flags().contains(arg) || COMMON_FLAGS.contains(arg)) {
-          flags.add(arg);
-        } else if (verb.options().contains(arg) || COMMON_OPTIONS.contains(arg)) {
-          if (i + 1 >= args.length) {
-            throw new IllegalArgumentException(arg + " needs a value");
-          }
-          options.put(arg, args[++i]);
-        } else if (arg.startsWith("-")) {
-          throw new IllegalArgumentException(verb.name() + " does not take " + arg + ": ./fulfil-ops " + verb.synopsis());
-        } else {
-          positional.add(arg);
-        }
-      }
-      switch (verb.positional()) {
-        case NONE -> {
-          if (!positional.isEmpty()) {
-            throw new IllegalArgumentException(verb.name() + " takes no arguments, got " + String.join(" ", positional));
-          }
-        }
-        case ONE -> {
-          if (positional.size() != 1) {
-            throw new IllegalArgumentException(verb.name() + " takes one " + verb.synopsis().split(" ")[1]);
-          }
-        }
-        case AT_LEAST_ONE -> {
-          if (positional.isEmpty()) {
-            throw new IllegalArgumentException(verb.name() + " takes one or more " + verb.synopsis().split(" ")[1]);
-          }
-        }
-      }
-      if (flags.contains("--go") && flags.contains("--dry-run")) {
-        throw new IllegalArgumentException("--go and --dry-run contradict each other");
-      }
-      boolean reasoned = options.containsKey("--reason") && !options.get("--reason").isBlank();
-      if (flags.contains("--force") != reasoned) {
-        throw new IllegalArgumentException("--force and --reason go together: --force --reason \"why this order may be"
-            + " lost\" drops a message dlq would redrive, and the archive keeps the reason");
-      }
-      Arguments parsed = new Arguments(Optional.of(verb), false, positional, flags, options);
-      if (verb.options().contains("--rate")) {
-        parsed.rate();
-      }
-      return parsed;
     }
 
-    String command() {
-      return verb.orElseThrow().name();
+    @Override
+    Report run(Stack stack, Clock clock, PrintStream progress) {
+      return new OrderStory(stack, clock).tell(orderId);
+    }
+  }
+
+  @Command(name = "dlq", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
+      customSynopsis = USAGE + "dlq", footer = "%n" + COMMON,
+      description = {"every message in the DLQ: order, class, reason, booked already?, time left, what to do; exit",
+          "status 1 when another reader held some of them (it says how many it read of how many)"})
+  private static final class DlqCommand extends Action {
+
+    @Override
+    Report run(Stack stack, Clock clock, PrintStream progress) {
+      return new DlqSurvey(stack, clock).report();
+    }
+  }
+
+  @Command(name = "redrive", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
+      customSynopsis = USAGE + "redrive [--go] [--rate N] [--include-droppable]",
+      footer = "%n" + COMMON,
+      description = {"dry run by default: what would move back, what to drop first, the rate; --go starts the move and",
+          "follows it to the end; --rate N messages a second (1-500, default 5); --include-droppable moves",
+          "what dlq says to drop too"})
+  private static final class RedriveCommand extends Action {
+    @Option(names = "--go", description = "start the move and follow it to the end")
+    boolean go;
+    @Option(names = "--dry-run", description = "what would move (the default)")
+    boolean dryRun;
+    @Option(names = "--rate", paramLabel = "N", defaultValue = "5", converter = Rate.class,
+        description = "messages a second, 1 to 500 (SQS's limit); default ${DEFAULT-VALUE}")
+    int rate;
+    @Option(names = "--include-droppable", description = "move what dlq says to drop too")
+    boolean includeDroppable;
+    @CommandLine.Spec CommandSpec spec;
+
+    @Override
+    void check() {
+      if (go && dryRun) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--go and --dry-run contradict each other");
+      }
     }
 
-    boolean flag(String name) {
-      return flags.contains(name);
+    @Override
+    Report run(Stack stack, Clock clock, PrintStream progress) throws InterruptedException {
+      return new Redrive(stack, new DlqSurvey(stack, clock)).run(go, includeDroppable, rate, progress);
     }
+  }
 
-    String stack() {
-      return options.getOrDefault("--stack", Stack.DEFAULT_STACK);
-    }
-
-    /** On-call's reason to drop against the verdict, given with --force. */
-    Optional<String> override() {
-      return Optional.ofNullable(options.get("--reason")).map(String::strip);
-    }
-
-    Path archive() {
-      return Path.of(options.getOrDefault("--archive", "dlq-archive"));
-    }
-
-    int rate() {
+  /** A rate SQS's move task takes, or a refusal that says which. */
+  static final class Rate implements CommandLine.ITypeConverter<Integer> {
+    @Override
+    public Integer convert(String value) {
       try {
-        int rate = Integer.parseInt(options.getOrDefault("--rate", "5"));
+        int rate = Integer.parseInt(value);
         if (rate >= 1 && rate <= 500) {
           return rate;
         }
       } catch (NumberFormatException e) {
         // said below
       }
-      throw new IllegalArgumentException("--rate takes messages a second from 1 to 500 (SQS's limit), got " + options.get("--rate"));
+      throw new CommandLine.TypeConversionException("--rate takes messages a second from 1 to 500 (SQS's limit), got "
+          + value);
+    }
+  }
+
+  @Command(name = "drop", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
+      customSynopsis = USAGE + "drop MESSAGE_ID... [--archive DIR] [--force --reason WHY]",
+      footer = "%n" + COMMON,
+      description = {"archive each message whole to a file (--archive DIR, default ./dlq-archive), then delete it from the",
+          "DLQ; one whose dlq verdict is redrive is left there unless --force --reason \"WHY\" (the archive keeps WHY)"})
+  private static final class DropCommand extends Action {
+    @Parameters(arity = "1..*", paramLabel = "MESSAGE_ID", description = "the DLQ message ids dlq lists")
+    List<String> messageIds;
+    @Option(names = "--archive", paramLabel = "DIR", defaultValue = "dlq-archive", description = "default ./${DEFAULT-VALUE}")
+    Path archive;
+    @Option(names = "--force", description = "drop messages whose verdict is redrive too; needs --reason")
+    boolean force;
+    @Option(names = "--reason", paramLabel = "WHY", description = "why this order may be lost; the archive keeps it")
+    String reason;
+    @CommandLine.Spec CommandSpec spec;
+
+    @Override
+    void check() {
+      if (force != (reason != null && !reason.isBlank())) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--force and --reason go together: --force --reason"
+            + " \"why this order may be lost\" drops a message dlq would redrive, and the archive keeps the reason");
+      }
     }
 
-    String only() {
-      return positional.getFirst();
+    @Override
+    Report run(Stack stack, Clock clock, PrintStream progress) {
+      return new Drop(stack, archive, new DlqSurvey(stack, clock), Optional.ofNullable(reason).map(String::strip))
+          .drop(messageIds);
+    }
+  }
+
+  @Command(name = "check", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
+      customSynopsis = USAGE + "check", footer = "%n" + COMMON,
+      description = {"the queue, DLQ, table, mapping, function and alarms against infra/cdk.json, the settings every",
+          "deploy reads"})
+  private static final class CheckCommand extends Action {
+
+    @Override
+    Report run(Stack stack, Clock clock, PrintStream progress) {
+      return new DriftCheck(stack).check();
+    }
+  }
+
+  @Command(name = "capacity", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
+      customSynopsis = USAGE + "capacity", footer = "%n" + COMMON,
+      description = {"the last hour's arrivals and invocation durations against what the deployed mapping books an hour",
+          "(at those durations and at the partner's worst case), and the orders waiting now against the",
+          "backlog alarm"})
+  private static final class CapacityCommand extends Action {
+
+    @Override
+    Report run(Stack stack, Clock clock, PrintStream progress) {
+      return new CapacityCheck(stack, clock).report();
     }
   }
 }

@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.partner.Deadline;
 import com.acme.fulfil.partner.PartnerClient;
 import com.acme.fulfil.partner.PartnerException;
@@ -87,8 +88,9 @@ final class OrderStory {
     String verdict = verdict(record, partner, nextTry, now);
     lines.add("  verdict  " + verdict);
     out.put("verdict", verdict);
-    // More than one booking at the partner is what this project exists to prevent: a script must see it.
-    return new Report(lines, out, partner.shipments().size() > 1 ? 1 : 0);
+    // More than one booking at the partner is what this project exists to prevent, and a verdict without the
+    // partner's answer is no verdict: a script must see either.
+    return new Report(lines, out, partner.shipments().size() > 1 || partner.failure().isPresent() ? 1 : 0);
   }
 
   private void describe(OrderRecord r, Instant now, List<String> lines, ObjectNode out) {
@@ -118,9 +120,19 @@ final class OrderStory {
       return "booked " + booked + " times at the partner: cancel all but " + partner.shipments().getFirst().shipmentId()
           + " with the partner";
     }
+    // Without the partner's answer no verdict holds: the record may miss a booking, or name one the partner lost.
+    return partner.failure().map(failure -> "not known: the partner could not be asked (" + failure + "). The record"
+        + " says: " + recordVerdict(record, partner, nextTry, now) + ". Run this again once the partner answers")
+        .orElseGet(() -> recordVerdict(record, partner, nextTry, now));
+  }
+
+  /** The verdict from the record, the logs and the partner's bookings, as far as the partner was asked. */
+  private static String recordVerdict(Optional<OrderRecord> record, PartnerAnswer partner, Optional<Instant> nextTry,
+      Instant now) {
+    int booked = partner.shipments().size();
     if (record.isPresent() && record.get().booked()) {
-      return booked == 1 || partner.failure().isPresent() ? "booked once" : "recorded as booked but the partner has no"
-          + " booking for it: ask the partner";
+      return partner.failure().isPresent() ? "booked" : booked == 1 ? "booked once"
+          : "recorded as booked but the partner has no booking for it: ask the partner";
     }
     if (booked == 1) {
       return "booked once at the partner; the record will say so when the next try (or a redrive) adopts it";
@@ -131,7 +143,17 @@ final class OrderStory {
     if (nextTry.isPresent() && nextTry.get().isAfter(now)) {
       return "not booked yet; its message returns for the next try about " + nextTry.get();
     }
-    return "not booked: if its message is in the DLQ, fix the cause and redrive it (./fulfil-ops dlq)";
+    if (record.isEmpty()) {
+      // An invalid message never claims its order: only the DLQ's label can tell "not delivered" from "poison".
+      return "not booked, and no try has claimed it: it is not delivered yet, or its message is not a valid order;"
+          + " ./fulfil-ops dlq says which, and whether to drop or redrive it";
+    }
+    if (record.get().lastOutcome().filter(RecordOutcome.Rejected.PARTNER_REJECTED::equals).isPresent()) {
+      return "not booked: the partner refused it as sent; its dead letter's verdict is drop: "
+          + DeadLetterVerdict.permanent(RecordOutcome.Rejected.PARTNER_REJECTED) + " (./fulfil-ops dlq names its message)";
+    }
+    return "not booked: if its message is in the DLQ, redrive it once the cause of its last failure is fixed"
+        + " (./fulfil-ops dlq)";
   }
 
   private static String shipment(Shipment s) {

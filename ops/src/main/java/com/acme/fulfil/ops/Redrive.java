@@ -33,7 +33,8 @@ final class Redrive {
   }
 
   Report run(boolean go, boolean includeDroppable, int ratePerSecond, PrintStream progress) throws InterruptedException {
-    List<DlqSurvey.Entry> entries = survey.entries();
+    DlqSurvey.Survey read = survey.read();
+    List<DlqSurvey.Entry> entries = read.entries();
     List<DlqSurvey.Entry> drop = entries.stream().filter(e -> e.verdict().drop()).toList();
     int moving = includeDroppable ? entries.size() : entries.size() - drop.size();
     List<String> lines = new ArrayList<>();
@@ -47,6 +48,12 @@ final class Redrive {
     if (!drop.isEmpty()) {
       lines.add("  archive and delete them with: ./fulfil-ops drop " + String.join(" ",
           drop.stream().map(e -> e.letter().messageId()).toList()));
+    }
+    // A message this read did not see may be one to drop first: counts and verdicts of a partial read mislead.
+    if (read.shortfall().isPresent()) {
+      lines.add((go ? "not started: " : "dry run: nothing moved, and the counts above are partial: ") + read.shortfall().get());
+      out.put("moved", false);
+      return new Report(lines, out, 1);
     }
     if (!go) {
       lines.add("dry run: nothing moved. Run again with --go to start the move.");
