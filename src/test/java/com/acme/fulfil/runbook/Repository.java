@@ -52,10 +52,19 @@ final class Repository {
     return RunbookDocument.read(root.resolve("docs/runbook.md"));
   }
 
-  /** The values of FulfilmentMetrics' public name constants: every metric the function emits. */
+  /** Every metric the function emits: the contract's MetricNames, but for its namespace and service. */
   Set<String> metricNames() {
-    return matches("function/src/main/java/com/acme/fulfil/observability/FulfilmentMetrics.java",
-        "public static final String \\w+ = \"([^\"]+)\";");
+    Set<String> names = new java.util.TreeSet<>();
+    for (java.lang.reflect.Field field : com.acme.fulfil.contract.MetricNames.class.getFields()) {
+      if (!field.getName().equals("NAMESPACE") && !field.getName().equals("SERVICE")) {
+        try {
+          names.add((String) field.get(null));
+        } catch (IllegalAccessException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+    return names;
   }
 
   /**

@@ -1,6 +1,5 @@
 package com.acme.fulfil.runbook;
 
-import com.acme.fulfil.contract.MetricNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -98,14 +97,8 @@ class RunbookAgreesWithTheCodeTest {
   @Test
   void everyMetricTheFunctionEmitsIsInTheMetricsTableAndNoOther() {
     assertThat(repository.design().section("Metrics").firstColumnNames())
-        .as("the function's metrics table in docs/design.md, against FulfilmentMetrics")
+        .as("the function's metrics table in docs/design.md, against the contract's MetricNames")
         .containsExactlyInAnyOrderElementsOf(repository.metricNames());
-  }
-
-  @Test
-  void theMetricsThePartnerFailingAlarmReadsAreOnesTheFunctionEmits() {
-    assertThat(repository.metricNames()).as("FulfilmentMetrics, against the names AlarmSignal reads")
-        .contains(MetricNames.TRANSIENT_FAILURE, MetricNames.ORDER_BOOKED, MetricNames.BOOKING_ADOPTED);
   }
 
   @Test
