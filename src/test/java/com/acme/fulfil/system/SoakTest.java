@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
- * Thousands of orders through the local stack with every failure of the seeds mixed in, from one seed:
+ * A thousand orders through the local stack with every failure of the seeds mixed in, from one seed:
  * partner calls beyond the function's deadline, 5xx bursts, SQS delivering a message again while it
  * is being worked on, the producer sending an order twice, and 2 % of messages that can never be
  * booked. Afterwards every order is booked exactly once, or dead-lettered for a permanent reason, or
@@ -37,7 +37,7 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  */
 @OnSelectedBackend
 class SoakTest {
-  private static final int ORDERS = 2_000;
+  private static final int ORDERS = 1_000;
   private static final double POISON_SHARE = 0.015;
   private static final double PARTNER_REJECTS_SHARE = 0.005;
   private static final double PRODUCER_DUPLICATE_SHARE = 0.02;
