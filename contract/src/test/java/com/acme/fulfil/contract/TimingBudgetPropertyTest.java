@@ -100,7 +100,9 @@ class TimingBudgetPropertyTest {
     assertThat(settings.budget()).as("a budget whose visibility window can expire under its own invocation").isEmpty();
   }
 
-  @Property(tries = 300, maxDiscardRatio = 50)
+  // Few drawn budgets are accepted and scale to whole seconds (a run saw 4 in 300): a discard ratio of 50
+  // failed such a run for the draw, not for the property.
+  @Property(tries = 300, maxDiscardRatio = 500)
   void scalingAnAcceptedBudgetDownKeepsItAccepted(@ForAll("settings") Settings settings,
       @ForAll("divisors") int divisor) {
     Optional<TimingBudget> accepted = settings.budget();
