@@ -31,6 +31,12 @@ import org.junit.jupiter.api.Test;
 class UnknownOutcomeTest {
   /** The partner's contract: up to 300 s when it is degraded or retrying on its side. */
   private static final Duration PARTNER_SLOWEST = Duration.ofSeconds(300);
+  /**
+   * The lookup's timeout before the 1/30 scale: 1 s after it, as the local run keeps for real work. The
+   * deployed 5 s would be 0.17 s, which a loaded machine's lookups outlast, and a try whose lookup fails
+   * sends no booking request, which is what these tests are about.
+   */
+  private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(30);
 
   @AutoClose
   private static FulfilOrderUnderTest fulfil;
@@ -85,7 +91,8 @@ class UnknownOutcomeTest {
       throws InterruptedException {
     TimeScale scale = TimeScale.INCIDENT_REPLAY;
     try (FulfilOrderUnderTest slow = FulfilOrderUnderTest.on(backend, "unknown-outcome-1-30")
-        .budget(TimingBudget.builder().partnerWorstCase(Duration.ofSeconds(200)).build().scaledDown(scale.divisor()))
+        .budget(TimingBudget.builder().partnerWorstCase(Duration.ofSeconds(200)).partnerLookupTimeout(LOOKUP_TIMEOUT).build()
+            .scaledDown(scale.divisor()))
         .start()) {
       String orderId = Orders.newId("ORD-LATE-BOOKING");
       slow.partner().script().forOrder(orderId, 1, new Reaction.BookAfter(scale.toLocal(PARTNER_SLOWEST)));
@@ -114,7 +121,8 @@ class UnknownOutcomeTest {
   void anAnswerTheHttpClientCannotReadHoldsTheOrderUntilALateBookingCanAppear(AwsBackend backend) {
     TimeScale scale = TimeScale.INCIDENT_REPLAY;
     try (FulfilOrderUnderTest held = FulfilOrderUnderTest.on(backend, "unknown-outcome-garbled")
-        .budget(TimingBudget.builder().partnerWorstCase(Duration.ofSeconds(200)).build().scaledDown(scale.divisor()))
+        .budget(TimingBudget.builder().partnerWorstCase(Duration.ofSeconds(200)).partnerLookupTimeout(LOOKUP_TIMEOUT).build()
+            .scaledDown(scale.divisor()))
         .start()) {
       String orderId = Orders.newId("ORD-GARBLED");
       // Half the contract's 300 s: well inside it, and long after the second message's try looks the order up.
