@@ -14,96 +14,95 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
- * The judgement {@code dlq} shows and {@code redrive} refuses by, case by case: a drop needs the
- * order booked, or a label written in this message's life that the order's record bears out.
- * FulfilOpsTest shows the same on the packaged function and the emulated queues.
+ * The judgement {@code dlq} shows and {@code drop} refuses by, case by case: a drop rests on the order's
+ * booking, on the body, or on the order's record naming this DLQ message, and never on the label a
+ * message carries. FulfilOpsTest and OrderLifeModelTest show the same on the function and the queues.
  */
 class DeadLetterVerdictTest {
-  private static final Instant REJECTED_AT = Instant.parse("2026-11-25T09:00:00.200Z");
-  private static final Instant LABELLED_AT = Instant.parse("2026-11-25T09:00:01Z");
+  private static final Instant SENT_AT = Instant.parse("2026-11-25T09:00:01Z");
+  private static final String VALID = """
+      {"order_id":"ORD-VERDICT-1","placed_at":"2026-11-25T08:59:00Z","service":"standard",
+       "ship_to":{"name":"A","line1":"1 Street","city":"Town","postcode":"AB1 2CD","country":"GB"},
+       "parcels":[{"weight_grams":1000}]}""";
+  private static final String DEAD_LETTER_ID = "dlq-message";
 
   @Test
-  void aFreshPartnerVerdictTheRecordBearsOutIsDropped() {
-    DeadLetterVerdict verdict = DeadLetterVerdict.of(letter(LABELLED_AT.plusMillis(40), true, false),
-        Optional.of(record(1, REJECTED_AT, "partner_rejected")));
+  void aPartnerRejectionTheRecordNamesThisMessageForIsDropped() {
+    DeadLetterVerdict verdict = DeadLetterVerdict.of(letter(VALID, true, false), Optional.of(rejected(DEAD_LETTER_ID)));
     assertThat(verdict.drop()).as(verdict.why()).isTrue();
+    assertThat(verdict.failureClass()).contains("partner_rejected");
+    assertThat(verdict.reason()).contains("partner rejected the order: 422 address_rejected");
   }
 
   @Test
-  void aLabelTheRedrivePolicyBroughtIsFromAnEarlierLife() {
-    DeadLetterVerdict verdict = DeadLetterVerdict.of(letter(LABELLED_AT.plusMillis(40), true, true),
-        Optional.of(record(1, REJECTED_AT, "partner_rejected")));
+  void aRecordThatNamesAnotherDeadLetterSaysRedrive() {
+    DeadLetterVerdict verdict = DeadLetterVerdict.of(letter(VALID, true, false), Optional.of(rejected("another-dlq-message")));
     assertThat(verdict.drop()).isFalse();
-    assertThat(verdict.why()).contains("redrive policy moved it").contains("earlier life");
+    assertThat(verdict.why()).contains("does not name this message");
   }
 
   @Test
-  void aMessageSentLongAfterItsLabelCarriesAnEarlierLifesLabel() {
-    DeadLetterVerdict verdict = DeadLetterVerdict.of(letter(LABELLED_AT.plus(Duration.ofHours(3)), true, false),
-        Optional.of(record(1, REJECTED_AT, "partner_rejected")));
-    assertThat(verdict.drop()).isFalse();
-    assertThat(verdict.why()).contains("earlier life");
+  void aPartnerRejectionLabelAloneIsNoProof() {
+    DeadLetterVerdict noRecord = DeadLetterVerdict.of(letter(VALID, true, false), Optional.empty());
+    DeadLetterVerdict triedSince = DeadLetterVerdict.of(letter(VALID, true, false), Optional.of(record("outcome_unknown",
+        Optional.empty())));
+    assertThat(noRecord.drop()).isFalse();
+    assertThat(triedSince.drop()).isFalse();
   }
 
   @Test
-  void aRecordWithATryAfterTheLabelSaysRedrive() {
-    DeadLetterVerdict verdict = DeadLetterVerdict.of(letter(LABELLED_AT.plusMillis(40), true, false),
-        Optional.of(record(6, LABELLED_AT.plus(Duration.ofHours(2)), "failed")));
-    assertThat(verdict.drop()).isFalse();
-    assertThat(verdict.why()).contains("tried again after the label was written").contains("6 tries");
+  void theLabelOfAnEarlierLifeOnAMessageTheRedrivePolicyMovedIsNotRead() {
+    DeadLetter moved = letter(VALID, true, true);
+    assertThat(moved.labelled()).isFalse();
+    assertThat(moved.reason()).isEmpty();
+    assertThat(DeadLetterVerdict.of(moved, Optional.empty()).why()).contains("tries ran out");
   }
 
   @Test
-  void aRecordThatEndsWithAnotherOutcomeSaysRedrive() {
-    DeadLetterVerdict verdict = DeadLetterVerdict.of(letter(LABELLED_AT.plusMillis(40), true, false),
-        Optional.of(record(1, REJECTED_AT, "outcome_unknown")));
-    assertThat(verdict.drop()).isFalse();
-    assertThat(verdict.why()).contains("another outcome (outcome_unknown");
-  }
-
-  @Test
-  void aPartnerVerdictWithoutARecordIsNotDropped() {
-    assertThat(DeadLetterVerdict.of(letter(LABELLED_AT.plusMillis(40), true, false), Optional.empty()).drop()).isFalse();
-  }
-
-  @Test
-  void aLabelWithoutADateIsNotTrustedWithADrop() {
-    DeadLetterVerdict verdict = DeadLetterVerdict.of(letter(LABELLED_AT.plusMillis(40), false, false),
-        Optional.of(record(1, REJECTED_AT, "partner_rejected")));
-    assertThat(verdict.drop()).isFalse();
-    assertThat(verdict.why()).contains("no failure_at");
+  void aBodyThatBreaksTheContractIsDroppedWithOrWithoutALabelInAnyLife() {
+    String invalid = "{\"order_id\":\"ORD-VERDICT-1\",\"service\":\"teleport\"}";
+    for (DeadLetter letter : new DeadLetter[] {letter(invalid, false, false), letter(invalid, false, true)}) {
+      DeadLetterVerdict verdict = DeadLetterVerdict.of(letter, Optional.empty());
+      assertThat(verdict.drop()).as(verdict.why()).isTrue();
+      assertThat(verdict.failureClass()).contains("invalid_message");
+      assertThat(verdict.reason()).hasValueSatisfying(reason -> assertThat(reason)
+          .startsWith("invalid order message: ").contains("service must be"));
+    }
   }
 
   @Test
   void aBookedOrderIsDroppedWhateverItsLabel() {
-    OrderRecord booked = new OrderRecord("k", "COMPLETED", 6, Optional.of(REJECTED_AT), Optional.of("booked"),
-        Optional.empty(), Optional.empty(), Optional.empty(), REJECTED_AT.plus(Duration.ofDays(21)), Optional.empty());
-    assertThat(DeadLetterVerdict.of(letter(LABELLED_AT.plus(Duration.ofHours(3)), true, true), Optional.of(booked)).drop())
-        .isTrue();
+    OrderRecord booked = new OrderRecord("k", "COMPLETED", 6, Optional.of(SENT_AT), Optional.of("booked"),
+        Optional.empty(), Optional.empty(), Optional.empty(), SENT_AT.plus(Duration.ofDays(21)), Optional.empty(),
+        Optional.empty());
+    assertThat(DeadLetterVerdict.of(letter(VALID, true, true), Optional.of(booked)).drop()).isTrue();
   }
 
-  private static DeadLetter letter(Instant sentAt, boolean dated, boolean movedByRedrivePolicy) {
+  private static DeadLetter letter(String body, boolean labelled, boolean movedByRedrivePolicy) {
     Map<String, MessageAttributeValue> attributes = new HashMap<>();
-    attributes.put(DeadLetterAttributes.FAILURE_CLASS, text("partner_rejected"));
-    attributes.put(DeadLetterAttributes.FAILURE_REASON, text("partner rejected the order: 422 address_rejected"));
-    attributes.put(DeadLetterAttributes.ORDER_ID, text("ORD-VERDICT-1"));
-    attributes.put(DeadLetterAttributes.SOURCE_MESSAGE_ID, text("first-life-message"));
-    if (dated) {
-      attributes.put(DeadLetterAttributes.FAILURE_AT, text(LABELLED_AT.toString()));
+    if (labelled) {
+      attributes.put(DeadLetterAttributes.FAILURE_CLASS, text("partner_rejected"));
+      attributes.put(DeadLetterAttributes.FAILURE_REASON, text("partner rejected the order: 422 address_rejected"));
+      attributes.put(DeadLetterAttributes.ORDER_ID, text("ORD-VERDICT-1"));
+      attributes.put(DeadLetterAttributes.SOURCE_MESSAGE_ID, text("first-life-message"));
     }
     Map<MessageSystemAttributeName, String> system = new HashMap<>();
-    system.put(MessageSystemAttributeName.SENT_TIMESTAMP, Long.toString(sentAt.toEpochMilli()));
+    system.put(MessageSystemAttributeName.SENT_TIMESTAMP, Long.toString(SENT_AT.toEpochMilli()));
     if (movedByRedrivePolicy) {
       system.put(MessageSystemAttributeName.DEAD_LETTER_QUEUE_SOURCE_ARN, "arn:aws:sqs:eu-west-1:000000000000:orders-to-fulfil");
     }
-    Message message = Message.builder().messageId("dlq-message").body("{\"order_id\":\"ORD-VERDICT-1\"}")
-        .messageAttributes(attributes).attributes(system).build();
+    Message message = Message.builder().messageId(DEAD_LETTER_ID).body(body).messageAttributes(attributes).attributes(system)
+        .build();
     return DeadLetter.read(message, Duration.ofDays(14));
   }
 
-  private static OrderRecord record(int tries, Instant lastTryAt, String lastOutcome) {
-    return new OrderRecord("k", "INPROGRESS", tries, Optional.of(lastTryAt), Optional.of(lastOutcome),
-        Optional.of("why"), Optional.empty(), Optional.empty(), lastTryAt.plus(Duration.ofDays(21)), Optional.empty());
+  private static OrderRecord rejected(String deadLetter) {
+    return record("partner_rejected", Optional.of(deadLetter));
+  }
+
+  private static OrderRecord record(String lastOutcome, Optional<String> deadLetter) {
+    return new OrderRecord("k", "INPROGRESS", 1, Optional.of(SENT_AT), Optional.of(lastOutcome), Optional.of("why"),
+        Optional.empty(), Optional.empty(), SENT_AT.plus(Duration.ofDays(21)), Optional.empty(), deadLetter);
   }
 
   private static MessageAttributeValue text(String value) {

@@ -17,7 +17,6 @@ import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.ScriptedPartner;
 import com.acme.fulfil.partner.Shipment;
 import com.acme.fulfil.queue.DeadLetters;
-import com.acme.fulfil.queue.StoredLabels;
 import com.acme.fulfil.queue.RetryWaits;
 import com.acme.fulfil.contract.RetrySchedule;
 import com.acme.fulfil.contract.OrderRecordLayout;
@@ -165,10 +164,13 @@ class OrderLifeModelTest {
     private volatile boolean healed;
     private volatile Interleaving race;
     private volatile Instant raceEnd;
-    private volatile SendMessageRequest lastDeadLetter;
+    /** What this thread's try sent to the DLQ, and the id SQS gave it. */
+    private final ThreadLocal<SendMessageRequest> deadLetterSent = new ThreadLocal<>();
+    private final ThreadLocal<String> deadLetterId = new ThreadLocal<>();
     private int vanishesLeft;
     private int copiesLeft;
     private int nextMessage = 1;
+    private final java.util.concurrent.atomic.AtomicInteger nextDeadLetter = new java.util.concurrent.atomic.AtomicInteger(1);
 
     Life(Chooser choices, int number) {
       this.choices = choices;
@@ -204,8 +206,7 @@ class OrderLifeModelTest {
       FulfilmentMetrics metrics = new FulfilmentMetrics(MetricsBuilder.builder().withNamespace("Model").withService("model").build());
       this.fulfilment = new OrderFulfilment(new OrderParser(json), new OnceOnlyBooking(records, partner, metrics), metrics,
           MAX_RECEIVES);
-      this.deadLetters = new DeadLetters(this::capturingSqs, Optional.of(DLQ_URL),
-          new StoredLabels(() -> dynamoDb, TABLE, FUNCTION, RECORD_LIFETIME, clock), clock);
+      this.deadLetters = new DeadLetters(this::capturingSqs, Optional.of(DLQ_URL), records, clock);
       this.retryWaits = new RetryWaits(RETRY_SCHEDULE, clock, new SplittableRandom(SEED + number));
     }
 
@@ -280,8 +281,9 @@ class OrderLifeModelTest {
             }
             SendMessageRequest.Builder request = SendMessageRequest.builder();
             ((Consumer<SendMessageRequest.Builder>) build).accept(request);
-            lastDeadLetter = request.build();
-            return SendMessageResponse.builder().messageId("dlq-" + nextMessage++).build();
+            deadLetterSent.set(request.build());
+            deadLetterId.set("dlq-" + nextDeadLetter.getAndIncrement());
+            return SendMessageResponse.builder().messageId(deadLetterId.get()).build();
           });
     }
 
@@ -518,9 +520,9 @@ class OrderLifeModelTest {
           queue.remove(message);
           deleted.add(message);
         } else if (sentToTheDlq) {
-          SendMessageRequest sent = lastDeadLetter;
+          SendMessageRequest sent = deadLetterSent.get();
           queue.remove(message);
-          dlq.add(new DeadLetterInQueue("dlq-of-" + message.id, sent.messageBody(), sent.messageAttributes(),
+          dlq.add(new DeadLetterInQueue(deadLetterId.get(), sent.messageBody(), sent.messageAttributes(),
               clock.instant(), true));
         }
       }

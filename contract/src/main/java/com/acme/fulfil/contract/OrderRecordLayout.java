@@ -37,12 +37,19 @@ public final class OrderRecordLayout {
   public static final String LAST_REASON = "last_reason";
   /** When a try last sent the partner a booking request, ISO-8601 UTC. */
   public static final String LAST_POST_AT = "last_post_at";
+  /**
+   * The DLQ message the function sent the order's message to when the last try's outcome was the
+   * partner's rejection: {@code fulfil-ops dlq} drops that message, and only that one, on this word.
+   */
+  public static final String DEAD_LETTER = "dead_letter_message_id";
 
   public static final String IN_PROGRESS = "INPROGRESS";
   public static final String COMPLETED = "COMPLETED";
 
   /** The last try's outcome while it runs; still there later means it died (killed at its timeout). */
   public static final String CLAIMED = "claimed";
+  /** The last try's outcome when the partner refused the order as sent (400, 413, 415, 422). */
+  public static final String PARTNER_REJECTED = "partner_rejected";
 
   private OrderRecordLayout() {}
 

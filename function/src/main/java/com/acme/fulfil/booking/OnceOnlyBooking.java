@@ -1,5 +1,6 @@
 package com.acme.fulfil.booking;
 
+import com.acme.fulfil.contract.OrderRecordLayout;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.partner.Deadline;
 import com.acme.fulfil.partner.PartnerApi;
@@ -129,7 +130,7 @@ public final class OnceOnlyBooking {
 
   private static String outcomeName(RuntimeException failure) {
     return switch (failure) {
-      case PartnerRejectedException r -> "partner_rejected";
+      case PartnerRejectedException r -> OrderRecordLayout.PARTNER_REJECTED;
       case UnreadableBookingException u -> "booking_unreadable";
       case NoTimeToBookException n -> "no_time_to_book";
       case OrderHeldElsewhereException h -> "lost_the_claim";

@@ -3,6 +3,7 @@ package com.acme.fulfil.booking;
 import static com.acme.fulfil.contract.OrderRecordLayout.BOOKING;
 import static com.acme.fulfil.contract.OrderRecordLayout.CLAIMED;
 import static com.acme.fulfil.contract.OrderRecordLayout.COMPLETED;
+import static com.acme.fulfil.contract.OrderRecordLayout.DEAD_LETTER;
 import static com.acme.fulfil.contract.OrderRecordLayout.EXPIRY;
 import static com.acme.fulfil.contract.OrderRecordLayout.HOLDER;
 import static com.acme.fulfil.contract.OrderRecordLayout.IN_PROGRESS;
@@ -12,6 +13,7 @@ import static com.acme.fulfil.contract.OrderRecordLayout.LAST_POST_AT;
 import static com.acme.fulfil.contract.OrderRecordLayout.LAST_REASON;
 import static com.acme.fulfil.contract.OrderRecordLayout.LAST_TRY_AT;
 import static com.acme.fulfil.contract.OrderRecordLayout.LOCK_EXPIRY;
+import static com.acme.fulfil.contract.OrderRecordLayout.PARTNER_REJECTED;
 import static com.acme.fulfil.contract.OrderRecordLayout.STATUS;
 import static com.acme.fulfil.contract.OrderRecordLayout.TRIES;
 
@@ -118,11 +120,11 @@ public final class OrderRecords {
       dynamoDb.updateItem(r -> r.tableName(table).key(key(key))
           .conditionExpression(CLAIMABLE)
           .updateExpression("SET #status = :in_progress, #lock = :lock, #holder = :holder, #expiry = :expiry, #try_at = :now,"
-              + " #outcome = :claimed ADD #tries :one REMOVE #reason, #booking")
+              + " #outcome = :claimed ADD #tries :one REMOVE #reason, #booking, #dead_letter")
           .expressionAttributeNames(Map.ofEntries(Map.entry("#id", KEY), Map.entry("#expiry", EXPIRY),
               Map.entry("#status", STATUS), Map.entry("#lock", LOCK_EXPIRY), Map.entry("#holder", HOLDER),
               Map.entry("#try_at", LAST_TRY_AT), Map.entry("#outcome", LAST_OUTCOME), Map.entry("#tries", TRIES),
-              Map.entry("#reason", LAST_REASON), Map.entry("#booking", BOOKING)))
+              Map.entry("#reason", LAST_REASON), Map.entry("#booking", BOOKING), Map.entry("#dead_letter", DEAD_LETTER)))
           .expressionAttributeValues(values)
           .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
       return new Claim(orderId, key, attemptId, lockEnd);
@@ -203,6 +205,23 @@ public final class OrderRecords {
     Instant lockEnd = clock.instant().plus(lateBookingHold);
     end(request.claim(), lockEnd, outcome, reason);
     return lockEnd;
+  }
+
+  /**
+   * Names the DLQ message that now carries the order the partner rejected, while the record's last try
+   * still ends with that rejection: a try since then (another message of the order) leaves the name
+   * unwritten, and {@code fulfil-ops dlq} then says redrive rather than drop.
+   */
+  public void deadLettered(String orderId, String deadLetterMessageId) {
+    try {
+      dynamoDb.updateItem(r -> r.tableName(table).key(key(OrderRecordLayout.keyOf(functionName, orderId)))
+          .conditionExpression("#outcome = :rejected")
+          .updateExpression("SET #dead_letter = :message")
+          .expressionAttributeNames(Map.of("#outcome", LAST_OUTCOME, "#dead_letter", DEAD_LETTER))
+          .expressionAttributeValues(Map.of(":rejected", s(PARTNER_REJECTED), ":message", s(deadLetterMessageId))));
+    } catch (ConditionalCheckFailedException e) {
+      // Another try has claimed the order since: the message's fate is no longer the record's to tell.
+    }
   }
 
   /** Only this claim's own lock is touched: a try that outlived it must not free the try that took over. */

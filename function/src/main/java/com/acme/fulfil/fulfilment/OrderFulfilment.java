@@ -3,6 +3,7 @@ package com.acme.fulfil.fulfilment;
 import com.acme.fulfil.contract.TraceHeaders;
 import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.contract.OrderLogFields;
+import com.acme.fulfil.contract.OrderRecordLayout;
 import com.acme.fulfil.booking.Booking;
 import com.acme.fulfil.booking.BookingUnconfirmedException;
 import com.acme.fulfil.booking.BookingAttempt;
@@ -65,8 +66,7 @@ public final class OrderFulfilment {
         if (invalid.orderId() != null) {
           MDC.put(OrderLogFields.ORDER_ID, invalid.orderId());
         }
-        yield new RecordOutcome.Rejected(RecordOutcome.Rejected.INVALID_MESSAGE, "invalid order message: " + invalid.reason(),
-            invalid.orderId());
+        yield RecordOutcome.Rejected.invalid(invalid);
       }
       case ValidOrder valid -> {
         MDC.put(OrderLogFields.ORDER_ID, valid.order().orderId());
@@ -116,7 +116,7 @@ public final class OrderFulfilment {
       return new RecordOutcome.InProgressElsewhere(
           e.until().<NextTry>map(NextTry.AfterLock::new).orElseGet(NextTry.QueueTimeout::new));
     } catch (PartnerRejectedException e) {
-      return new RecordOutcome.Rejected(RecordOutcome.Rejected.PARTNER_REJECTED, e.getMessage(), order.orderId());
+      return new RecordOutcome.Rejected(OrderRecordLayout.PARTNER_REJECTED, e.getMessage(), order.orderId());
     } catch (BookingUnconfirmedException e) {
       // The partner may still book: the order stays locked, and so must the message.
       if (!(e.getCause() instanceof PartnerException)) {

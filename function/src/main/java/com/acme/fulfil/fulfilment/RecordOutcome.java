@@ -1,6 +1,8 @@
 package com.acme.fulfil.fulfilment;
 
 import com.acme.fulfil.booking.Booking;
+import com.acme.fulfil.contract.OrderRecordLayout;
+import com.acme.fulfil.order.InvalidOrder;
 
 /** What became of one SQS record, and so what the queue must be told about it. */
 public sealed interface RecordOutcome {
@@ -29,12 +31,17 @@ public sealed interface RecordOutcome {
    * returned to the queue at once so the redrive policy moves it there after maxReceiveCount receives.
    *
    * @param failureClass {@code invalid_message} (the producer broke the order contract) or
-   *     {@code partner_rejected} (the partner's verdict on the order)
+   *     {@code OrderRecordLayout.PARTNER_REJECTED} (the partner's verdict on the order)
    * @param orderId the order's id, when the message had a readable one; null otherwise
    */
   record Rejected(String failureClass, String reason, String orderId) implements RecordOutcome {
     public static final String INVALID_MESSAGE = "invalid_message";
-    public static final String PARTNER_REJECTED = "partner_rejected";
+    public static final java.util.Set<String> CLASSES = java.util.Set.of(INVALID_MESSAGE, OrderRecordLayout.PARTNER_REJECTED);
+
+    /** The rejection of a body that breaks the order message contract: the function's and on-call's words for it. */
+    public static Rejected invalid(InvalidOrder invalid) {
+      return new Rejected(INVALID_MESSAGE, "invalid order message: " + invalid.reason(), invalid.orderId());
+    }
   }
 
   /** Worth retrying (partner or AWS trouble, no time left): {@code next} says when the message may come back. */

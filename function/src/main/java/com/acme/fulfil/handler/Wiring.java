@@ -12,7 +12,6 @@ import com.acme.fulfil.partner.PartnerClient;
 import com.acme.fulfil.queue.DeadLetters;
 import com.acme.fulfil.queue.MessageReturns;
 import com.acme.fulfil.queue.RetryWaits;
-import com.acme.fulfil.queue.StoredLabels;
 import com.acme.fulfil.secrets.ApiKeySource;
 import com.acme.fulfil.snapstart.SnapStartPriming;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,8 +48,7 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters dea
     // A no-op where the JVM has no CRaC (local runs, tests); in Lambda, SnapStart calls it before the snapshot.
     Core.getGlobalContext().register(priming);
     return new Wiring(config, new OrderFulfilment(parser, booking, metrics, config.maxReceiveCount()),
-        new DeadLetters(aws.sqs()::getValue, config.deadLetterQueueUrl(), new StoredLabels(aws::dynamoDb,
-            config.idempotencyTable(), config.functionName(), config.idempotencyTtl(), Clock.systemUTC()), Clock.systemUTC()),
+        new DeadLetters(aws.sqs()::getValue, config.deadLetterQueueUrl(), records, Clock.systemUTC()),
         // SecureRandom: a SnapStart restore does not replay its sequence, so restored environments jitter apart.
         new RetryWaits(config.retrySchedule(), Clock.systemUTC(), new SecureRandom()), returns, metrics, priming);
   }

@@ -2,7 +2,9 @@ package com.acme.fulfil.queue;
 
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.contract.DeadLetterAttributes;
+import com.acme.fulfil.contract.OrderRecordLayout;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.nio.charset.StandardCharsets;
@@ -21,34 +23,30 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeNameForSe
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 
 /**
- * Sends a message that can never succeed straight to the DLQ on its first receive, with why: the
- * original body and message attributes as they were sent, and a {@link DeadLetterLabel}: the failure
- * class, the exact reason (field paths and the partner's error code, never the address), the order id,
- * the source message id, when the message was first sent and when the failure was judged. SQS takes 10
- * message attributes and 256 KiB in all: the label goes on the message where the producer's attributes
- * leave room for it (and use none of its names), else to the function's table ({@link StoredLabels}),
- * and the message goes as it was sent. The message's trace goes with it: its {@code traceparent} is one
- * of its attributes, and its X-Ray header is set again as the system attribute it came as (which SQS
- * lets win over the header of the function's own call, were active tracing on). One partner call for a
- * rejected order instead of five, and the reason where on-call reads it ({@code fulfil-ops dlq}).
+ * Sends a message that can never succeed straight to the DLQ on its first receive: one partner call for
+ * a rejected order instead of a receive for each of maxReceiveCount. The message goes as it was sent
+ * (its body, its attributes, its X-Ray header as the system attribute it came as), with a
+ * {@link DeadLetterLabel} beside its attributes where SQS's limits (10 attributes, 256 KiB) leave room:
+ * information for whoever reads it, never the ground of a verdict. It replaces a redriven message's
+ * earlier life's label, and nothing of the producer's. For a partner's rejection the order's record then names the DLQ
+ * message ({@link OrderRecords#deadLettered}): that, not the label, is what {@code fulfil-ops dlq} drops on.
  */
 public final class DeadLetters {
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
-  /** SQS takes at most 10 message attributes. */
   private static final int ATTRIBUTE_LIMIT = 10;
-  /** SQS's documented size limit, counting the body and every attribute's name, type and value. */
+  /** Counting the body and every attribute's name, type and value. */
   private static final int SIZE_LIMIT = 256 * 1024;
 
   private final Supplier<SqsClient> sqs;
   private final Optional<String> deadLetterQueueUrl;
-  private final StoredLabels storedLabels;
+  private final OrderRecords records;
   private final Clock clock;
 
   /** @param deadLetterQueueUrl none where the function was deployed without it: every message then takes the redrive policy's path */
-  public DeadLetters(Supplier<SqsClient> sqs, Optional<String> deadLetterQueueUrl, StoredLabels storedLabels, Clock clock) {
+  public DeadLetters(Supplier<SqsClient> sqs, Optional<String> deadLetterQueueUrl, OrderRecords records, Clock clock) {
     this.sqs = sqs;
     this.deadLetterQueueUrl = deadLetterQueueUrl;
-    this.storedLabels = storedLabels;
+    this.records = records;
     this.clock = clock;
   }
 
@@ -64,57 +62,46 @@ public final class DeadLetters {
     if (message.getMessageAttributes() != null) {
       message.getMessageAttributes().forEach((name, value) -> attributes.put(name, copy(value)));
     }
-    DeadLetterLabel label = DeadLetterLabel.of(message, rejected, clock.instant());
-    boolean labelOnMessage = roomFor(label, message.getBody(), attributes);
-    if (labelOnMessage) {
-      label.values().forEach((name, value) -> attributes.put(name, text(value)));
-    }
+    Map<String, String> label = DeadLetterLabel.of(message, rejected, clock.instant()).values();
+    Map<String, MessageAttributeValue> labelled = new HashMap<>(attributes);
+    label.forEach((name, value) -> labelled.put(name, text(value)));
+    boolean labelFits = (earlierLifesLabel(attributes) || label.keySet().stream().noneMatch(attributes::containsKey))
+        && fits(message.getBody(), labelled);
     Map<MessageSystemAttributeNameForSends, MessageSystemAttributeValue> systemAttributes = new HashMap<>();
     awsTraceHeader(message).ifPresent(header -> systemAttributes.put(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
         MessageSystemAttributeValue.builder().dataType("String").stringValue(header).build()));
     String id;
     try {
-      id = sqs.get().sendMessage(r -> r.queueUrl(deadLetterQueueUrl.get())
-          .messageBody(message.getBody()).messageAttributes(attributes).messageSystemAttributes(systemAttributes)).messageId();
+      id = sqs.get().sendMessage(r -> r.queueUrl(deadLetterQueueUrl.get()).messageBody(message.getBody())
+          .messageAttributes(labelFits ? labelled : attributes).messageSystemAttributes(systemAttributes)).messageId();
     } catch (SdkException e) {
       LOG.warn("could not send the message to the DLQ ({}); it takes the redrive policy's path", e.toString());
       return false;
     }
-    LOG.info("sent to the DLQ as message {}{}: {}", id, labelOnMessage ? "" : " (its label to the table: no room on the"
-        + " message)", rejected.reason());
-    if (!labelOnMessage) {
-      store(id, label);
+    LOG.info("sent to the DLQ as message {}{}: {}", id, labelFits ? "" : " without its label (SQS's limits leave no room)",
+        rejected.reason());
+    if (OrderRecordLayout.PARTNER_REJECTED.equals(rejected.failureClass())) {
+      try {
+        records.deadLettered(rejected.orderId(), id);
+      } catch (SdkException e) {
+        LOG.warn("the order's record does not name DLQ message {} ({}): dlq will say redrive, not drop", id, e.toString());
+      }
     }
     return true;
   }
 
-  /**
-   * The message is in the DLQ already: a label the table refuses is lost to {@code dlq}, which then says
-   * redrive (a poison message comes back, one receive, and is labelled again); this line keeps the reason.
-   */
-  private void store(String deadLetterMessageId, DeadLetterLabel label) {
-    try {
-      storedLabels.store(deadLetterMessageId, label);
-    } catch (SdkException e) {
-      LOG.error("DLQ message {} has no label: the table refused it ({}); its reason: {}", deadLetterMessageId, e.toString(),
-          label.values().get(DeadLetterAttributes.FAILURE_REASON));
-    }
+  /** A label of the function's, from the message's earlier life: its failure class is one the function writes. */
+  private static boolean earlierLifesLabel(Map<String, MessageAttributeValue> attributes) {
+    MessageAttributeValue failureClass = attributes.get(DeadLetterAttributes.FAILURE_CLASS);
+    return failureClass != null && RecordOutcome.Rejected.CLASSES.contains(failureClass.stringValue());
   }
 
-  /** Whether SQS takes the message with the label's attributes beside the producer's, none of them replaced. */
-  private static boolean roomFor(DeadLetterLabel label, String body, Map<String, MessageAttributeValue> attributes) {
-    if (attributes.size() + label.values().size() > ATTRIBUTE_LIMIT
-        || label.values().keySet().stream().anyMatch(attributes::containsKey)) {
-      return false;
-    }
+  private static boolean fits(String body, Map<String, MessageAttributeValue> attributes) {
     long size = bytes(body);
     for (Map.Entry<String, MessageAttributeValue> attribute : attributes.entrySet()) {
       size += bytes(attribute.getKey()) + size(attribute.getValue());
     }
-    for (Map.Entry<String, String> value : label.values().entrySet()) {
-      size += bytes(value.getKey()) + bytes("String") + bytes(value.getValue());
-    }
-    return size <= SIZE_LIMIT;
+    return attributes.size() <= ATTRIBUTE_LIMIT && size <= SIZE_LIMIT;
   }
 
   private static long size(MessageAttributeValue value) {

@@ -16,18 +16,16 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
- * One message in the DLQ, read: which order it carries, why it is there, and when SQS deletes it.
+ * One message in the DLQ, read: which order it carries, what its label says, and when SQS deletes it.
+ * The label is information, never proof ({@link DeadLetterVerdict}); a message the redrive policy moved
+ * was not labelled in this life, so its label, carried in from an earlier one, is not read.
  *
- * @param failureClass {@code invalid_message} or {@code partner_rejected} when the function sent it,
- *     {@value #RECEIVES_EXHAUSTED} when the redrive policy moved it
- * @param reason the function's reason from the message, or from the logs for a moved message; empty if
- *     neither says
- * @param labelledAt when the function wrote the failure attributes; empty for a message without them and
- *     for one labelled before labels were dated
- * @param firstSentAt when the producer first sent the order, as the label says (a redriven message keeps
- *     its earlier life's); empty for a message without a label
- * @param movedByRedrivePolicy SQS names the queue the redrive policy moved it from: the function did not
- *     send this message here, so any label on it was written in an earlier life
+ * @param failureClass the label's {@code invalid_message} or {@code partner_rejected}; {@value #RECEIVES_EXHAUSTED}
+ *     for a message without a label of this life
+ * @param reason the label's reason; empty if it has none
+ * @param labelledAt when the function wrote the label
+ * @param firstSentAt when the producer first sent the order, as the label says (a redriven message keeps its earlier life's)
+ * @param movedByRedrivePolicy SQS names the queue the redrive policy moved it from: the function did not send it here
  */
 record DeadLetter(Message message, String sourceMessageId, Optional<String> orderId, String failureClass,
     Optional<String> reason, Instant sentAt, Instant deletedBySqsAt, Optional<Instant> labelledAt,
@@ -40,27 +38,17 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
     return message.messageId();
   }
 
-  /** The function labelled it with a failure it judged permanent, in this life or an earlier one. */
+  /** The function labelled it in this life. */
   boolean labelled() {
     return !RECEIVES_EXHAUSTED.equals(failureClass);
   }
 
-  /** The message, labelled as it says: by the attributes the function put on it, if any. */
   static DeadLetter read(Message message, Duration dlqRetention) {
+    boolean moved = message.attributes().containsKey(MessageSystemAttributeName.DEAD_LETTER_QUEUE_SOURCE_ARN);
     Map<String, String> label = new HashMap<>();
-    DeadLetterAttributes.ALL.forEach(name -> attribute(message, name).ifPresent(value -> label.put(name, value)));
-    return read(message, dlqRetention, label);
-  }
-
-  /**
-   * The message with the label the function kept in its table for it (the message had no room), which
-   * speaks for it rather than any attribute of its producer's that bears a label's name.
-   */
-  DeadLetter withStoredLabel(Map<String, String> label) {
-    return read(message, Duration.between(sentAt, deletedBySqsAt), label);
-  }
-
-  private static DeadLetter read(Message message, Duration dlqRetention, Map<String, String> label) {
+    if (!moved) {
+      DeadLetterAttributes.ALL.forEach(name -> attribute(message, name).ifPresent(value -> label.put(name, value)));
+    }
     Instant sentAt = Instant.ofEpochMilli(Long.parseLong(
         message.attributes().getOrDefault(MessageSystemAttributeName.SENT_TIMESTAMP, "0")));
     // A message the redrive policy moved keeps its first enqueue time, which SQS's retention counts from.
@@ -73,7 +61,7 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
         sentAt, sentAt.plus(dlqRetention),
         Optional.ofNullable(label.get(DeadLetterAttributes.FAILURE_AT)).flatMap(DeadLetter::instant),
         Optional.ofNullable(label.get(DeadLetterAttributes.FIRST_SENT_AT)).flatMap(DeadLetter::instant),
-        message.attributes().containsKey(MessageSystemAttributeName.DEAD_LETTER_QUEUE_SOURCE_ARN));
+        moved);
   }
 
   /**
@@ -86,11 +74,6 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
         : Optional.ofNullable(message.attributesAsStrings().get(TraceContext.AWS_TRACE_HEADER))
             .flatMap(TraceContext::fromAwsTraceHeader);
     return trace.map(TraceContext::traceId);
-  }
-
-  DeadLetter withReason(Optional<String> found) {
-    return new DeadLetter(message, sourceMessageId, orderId, failureClass, reason.or(() -> found), sentAt, deletedBySqsAt,
-        labelledAt, firstSentAt, movedByRedrivePolicy);
   }
 
   private static Optional<Instant> instant(String text) {

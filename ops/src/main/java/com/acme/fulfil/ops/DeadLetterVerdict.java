@@ -1,80 +1,53 @@
 package com.acme.fulfil.ops;
 
+import static com.acme.fulfil.contract.OrderRecordLayout.PARTNER_REJECTED;
+
 import com.acme.fulfil.fulfilment.RecordOutcome;
-import java.time.Duration;
-import java.time.Instant;
+import com.acme.fulfil.order.InvalidOrder;
+import com.acme.fulfil.order.OrderParser;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Optional;
 
 /**
- * What to do with one dead letter, and why: the one judgement {@code dlq} shows and {@code redrive}
- * refuses by. Dropping is the irreversible step, so "drop" needs proof: the order is booked, or the
- * function's label on the message was written in this message's life and the order's record agrees
- * with it. A label a redrive carried in from an earlier life, a label without a date (written before
- * labels were dated) and a record that tells another story all say "redrive": a redrive costs an order
- * that is still refused one partner call, and it comes back freshly labelled; a drop loses a good order.
+ * What to do with one dead letter, and why: the one judgement {@code dlq} shows and {@code drop} and
+ * {@code redrive} refuse by. Dropping is the irreversible step, so a drop needs proof that does not
+ * travel with the message: the order is booked; the body breaks the order message contract (the
+ * function's own parser says so, in any life); or the order's record names this very DLQ message as
+ * the one the partner rejected. The label on the message proves nothing (a redrive carries it into the
+ * next life). Anything else is a redrive: it costs an order still refused one partner call; a drop loses
+ * a good order.
+ *
+ * @param failureClass the permanent failure the drop rests on; empty for a booked order and a redrive
+ * @param reason that failure's reason, where the body or the record gives it
  */
-record DeadLetterVerdict(boolean drop, String why) {
-  /**
-   * How far a function-sent message's SentTimestamp may lie from the label's failure_at: the send's
-   * latency and retries, and the clocks of Lambda and SQS. A redrive sends the message again, later.
-   */
-  static final Duration LABEL_TO_SEND = Duration.ofSeconds(60);
+record DeadLetterVerdict(boolean drop, Optional<String> failureClass, Optional<String> reason, String why) {
+  private static final OrderParser PARSER = new OrderParser(new ObjectMapper());
 
   static DeadLetterVerdict of(DeadLetter letter, Optional<OrderRecord> record) {
     if (record.filter(OrderRecord::booked).isPresent()) {
-      return new DeadLetterVerdict(true, "its order is booked already: a redrive would only be suppressed");
+      return new DeadLetterVerdict(true, Optional.empty(), Optional.empty(),
+          "its order is booked already: a redrive would only be suppressed");
     }
-    if (!letter.labelled()) {
-      return new DeadLetterVerdict(false, "its tries ran out on a failure that may have passed: redrive it once the cause"
-          + " is fixed");
+    if (PARSER.parse(letter.message().body()) instanceof InvalidOrder invalid) {
+      RecordOutcome.Rejected rejected = RecordOutcome.Rejected.invalid(invalid);
+      return new DeadLetterVerdict(true, Optional.of(rejected.failureClass()), Optional.of(rejected.reason()),
+          permanent(rejected.failureClass()));
     }
-    Optional<String> doubt = doubt(letter, record);
-    if (doubt.isPresent()) {
-      return new DeadLetterVerdict(false, "its " + letter.failureClass() + " label does not speak for it: " + doubt.get()
-          + ". Redrive it once the cause is fixed; if it is still refused it comes back with a fresh label (one partner"
-          + " call at most)");
+    Optional<OrderRecord> rejectedThis = record.filter(r -> r.deadLetter().filter(letter.messageId()::equals).isPresent());
+    if (rejectedThis.isPresent()) {
+      return new DeadLetterVerdict(true, Optional.of(PARTNER_REJECTED),
+          letter.reason().or(() -> rejectedThis.get().lastReason()), permanent(PARTNER_REJECTED));
     }
-    return new DeadLetterVerdict(true, permanent(letter.failureClass()));
+    return new DeadLetterVerdict(false, Optional.empty(), Optional.empty(), letter.labelled()
+        ? "the order's record does not name this message as the one the partner rejected (the order was tried since,"
+            + " or the record could not be written): redrive it once the cause is fixed; if it is still refused it comes"
+            + " back, one partner call at most"
+        : "its tries ran out on a failure that may have passed: redrive it once the cause is fixed");
   }
 
   /** Why a message of a permanent failure class is dropped, and what to do instead: {@code order} says the same. */
   static String permanent(String failureClass) {
     return failureClass + " can never succeed as sent: archive it, then tell the producer (invalid_message) or fix the"
         + " order with the customer and the partner (partner_rejected)";
-  }
-
-  /** Why the label may not say why this message is here; empty if the message and the record bear it out. */
-  private static Optional<String> doubt(DeadLetter letter, Optional<OrderRecord> record) {
-    if (letter.movedByRedrivePolicy()) {
-      return Optional.of("the redrive policy moved it here after its receives ran out, so the label is from an earlier"
-          + " life, carried over by a redrive");
-    }
-    if (letter.labelledAt().isEmpty()) {
-      return Optional.of("it has no failure_at (written before labels were dated), so it cannot be shown to be from"
-          + " this message's life");
-    }
-    Instant labelledAt = letter.labelledAt().get();
-    if (Duration.between(labelledAt, letter.sentAt()).abs().compareTo(LABEL_TO_SEND) > 0) {
-      return Optional.of("it was written at " + labelledAt + " and the message sent at " + letter.sentAt()
-          + ", so the label is from an earlier life, carried over by a redrive");
-    }
-    // An invalid message never claims its order: the record, if any, is another message's story.
-    if (!RecordOutcome.Rejected.PARTNER_REJECTED.equals(letter.failureClass())) {
-      return Optional.empty();
-    }
-    if (record.isEmpty()) {
-      return Optional.of("the order has no record to confirm the partner's verdict");
-    }
-    OrderRecord r = record.get();
-    if (r.lastTryAt().filter(labelledAt::isBefore).isPresent()) {
-      return Optional.of("the order was tried again after the label was written (" + r.tries() + " tries, the last at "
-          + r.lastTryAt().get() + ", " + r.lastOutcome().orElse("no outcome") + r.lastReason().map(why -> ": " + why)
-          .orElse("") + ")");
-    }
-    if (!r.lastOutcome().filter(RecordOutcome.Rejected.PARTNER_REJECTED::equals).isPresent()) {
-      return Optional.of("the order's record ends with another outcome (" + r.lastOutcome().orElse("none")
-          + r.lastReason().map(why -> ": " + why).orElse("") + ")");
-    }
-    return Optional.empty();
   }
 }

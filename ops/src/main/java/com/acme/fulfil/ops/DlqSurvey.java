@@ -25,10 +25,14 @@ final class DlqSurvey {
     this.clock = clock;
   }
 
-  /** One dead letter, its order's record and what to do with it. */
-  record Entry(DeadLetter letter, Optional<OrderRecord> record, DeadLetterVerdict verdict) {
+  /** One dead letter, its order's record, what to do with it, and why it is there as far as anything says. */
+  record Entry(DeadLetter letter, Optional<OrderRecord> record, DeadLetterVerdict verdict, Optional<String> reason) {
     boolean orderBooked() {
       return record.filter(OrderRecord::booked).isPresent();
+    }
+
+    String failureClass() {
+      return verdict.failureClass().orElse(letter.failureClass());
     }
   }
 
@@ -61,19 +65,17 @@ final class DlqSurvey {
     return new Survey(entries, reading.counted());
   }
 
-  /** The letter with its reason (its label, from the table if not on it, else the function's logs), its order's record and verdict. */
+  /** The letter with its order's record, its verdict and its reason (the verdict's, its label's, else the function's logs). */
   Entry judge(DeadLetter read) {
     return judge(read, new FunctionLogs(stack));
   }
 
-  private Entry judge(DeadLetter received, FunctionLogs logs) {
-    // The redrive policy moved it: no label of this life can be in the table.
-    DeadLetter read = received.movedByRedrivePolicy() ? received
-        : StoredLabel.read(stack, received.messageId()).map(received::withStoredLabel).orElse(received);
-    DeadLetter letter = read.reason().isPresent() || !logs.available() ? read
-        : read.withReason(logs.lastProblem(read.sourceMessageId(), read.sentAt().minus(Duration.ofDays(14))));
+  private Entry judge(DeadLetter letter, FunctionLogs logs) {
     Optional<OrderRecord> record = letter.orderId().flatMap(id -> OrderRecord.read(stack, id));
-    return new Entry(letter, record, DeadLetterVerdict.of(letter, record));
+    DeadLetterVerdict verdict = DeadLetterVerdict.of(letter, record);
+    Optional<String> reason = verdict.reason().or(letter::reason).or(() -> logs.available()
+        ? logs.lastProblem(letter.sourceMessageId(), letter.sentAt().minus(Duration.ofDays(14))) : Optional.empty());
+    return new Entry(letter, record, verdict, reason);
   }
 
   Report report() {
@@ -104,9 +106,9 @@ final class DlqSurvey {
           : " (for source message " + letter.sourceMessageId() + ")"));
       lines.add("    order    " + letter.orderId().orElse("(no readable order id)")
           + (entry.orderBooked() ? ", booked already" : ", not booked"));
-      lines.add("    class    " + letter.failureClass() + letter.labelledAt().map(at -> " (labelled " + at + ")").orElse(""));
+      lines.add("    class    " + entry.failureClass() + letter.labelledAt().map(at -> " (labelled " + at + ")").orElse(""));
       letter.traceId().ifPresent(trace -> lines.add("    trace    " + trace));
-      lines.add("    reason   " + letter.reason().orElse(stack.local()
+      lines.add("    reason   " + entry.reason().orElse(stack.local()
           ? "(in the function's log lines for message " + letter.sourceMessageId() + ")"
           : "(no WARN or ERROR line found for message " + letter.sourceMessageId() + ")"));
       entry.record().ifPresent(r -> lines.add("    record   " + r.tries() + " tr" + (r.tries() == 1 ? "y" : "ies")
@@ -117,14 +119,14 @@ final class DlqSurvey {
       ObjectNode item = list.addObject()
           .put("message_id", letter.messageId())
           .put("source_message_id", letter.sourceMessageId())
-          .put("failure_class", letter.failureClass())
+          .put("failure_class", entry.failureClass())
           .put("order_booked", entry.orderBooked())
           .put("deleted_by_sqs_at", letter.deletedBySqsAt().toString())
           .put("seconds_left", left.toSeconds())
           .put("action", entry.verdict().drop() ? "drop" : "redrive")
           .put("why", entry.verdict().why());
       item.put("order_id", letter.orderId().orElse(null));
-      item.put("reason", letter.reason().orElse(null));
+      item.put("reason", entry.reason().orElse(null));
       item.put("trace_id", letter.traceId().orElse(null));
       item.put("failure_at", letter.labelledAt().map(Instant::toString).orElse(null));
       item.put("first_sent_at", letter.firstSentAt().map(Instant::toString).orElse(null));

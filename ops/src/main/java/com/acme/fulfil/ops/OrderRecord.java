@@ -2,6 +2,7 @@ package com.acme.fulfil.ops;
 
 import static com.acme.fulfil.contract.OrderRecordLayout.BOOKING;
 import static com.acme.fulfil.contract.OrderRecordLayout.COMPLETED;
+import static com.acme.fulfil.contract.OrderRecordLayout.DEAD_LETTER;
 import static com.acme.fulfil.contract.OrderRecordLayout.EXPIRY;
 import static com.acme.fulfil.contract.OrderRecordLayout.KEY;
 import static com.acme.fulfil.contract.OrderRecordLayout.LAST_OUTCOME;
@@ -21,10 +22,14 @@ import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** An order's record as the function left it (timing/OrderRecordLayout), read for on-call. */
+/**
+ * An order's record as the function left it (contract/OrderRecordLayout), read for on-call.
+ *
+ * @param deadLetter the DLQ message the function sent the order to on the partner's rejection, while no try has claimed it since
+ */
 record OrderRecord(String key, String status, int tries, Optional<Instant> lastTryAt, Optional<String> lastOutcome,
     Optional<String> lastReason, Optional<Instant> lastPostAt, Optional<Instant> heldUntil, Instant expiresAt,
-    Optional<JsonNode> booking) {
+    Optional<JsonNode> booking, Optional<String> deadLetter) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -50,7 +55,8 @@ record OrderRecord(String key, String status, int tries, Optional<Instant> lastT
         number(item, TRIES).map(Long::intValue).orElse(0),
         text(item, LAST_TRY_AT).map(Instant::parse), text(item, LAST_OUTCOME), text(item, LAST_REASON),
         text(item, LAST_POST_AT).map(Instant::parse), number(item, LOCK_EXPIRY).map(Instant::ofEpochMilli),
-        Instant.ofEpochSecond(number(item, EXPIRY).orElse(0L)), text(item, BOOKING).map(OrderRecord::json));
+        Instant.ofEpochSecond(number(item, EXPIRY).orElse(0L)), text(item, BOOKING).map(OrderRecord::json),
+        text(item, DEAD_LETTER));
   }
 
   private static JsonNode json(String text) {

@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.contract.OrderRecordLayout;
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.partner.Deadline;
 import com.acme.fulfil.partner.PartnerClient;
@@ -148,9 +149,9 @@ final class OrderStory {
       return "not booked, and no try has claimed it: it is not delivered yet, or its message is not a valid order;"
           + " ./fulfil-ops dlq says which, and whether to drop or redrive it";
     }
-    if (record.get().lastOutcome().filter(RecordOutcome.Rejected.PARTNER_REJECTED::equals).isPresent()) {
+    if (record.get().lastOutcome().filter(OrderRecordLayout.PARTNER_REJECTED::equals).isPresent()) {
       return "not booked: the partner refused it as sent; its dead letter's verdict is drop: "
-          + DeadLetterVerdict.permanent(RecordOutcome.Rejected.PARTNER_REJECTED) + " (./fulfil-ops dlq names its message)";
+          + DeadLetterVerdict.permanent(OrderRecordLayout.PARTNER_REJECTED) + " (./fulfil-ops dlq names its message)";
     }
     return "not booked: if its message is in the DLQ, redrive it once the cause of its last failure is fixed"
         + " (./fulfil-ops dlq)";
