@@ -3,7 +3,10 @@ package com.acme.fulfil.ops;
 import com.acme.fulfil.contract.TraceHeaders;
 import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.contract.DeadLetterAttributes;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.acme.fulfil.order.InvalidOrder;
+import com.acme.fulfil.order.OrderParser;
+import com.acme.fulfil.order.ParsedOrder;
+import com.acme.fulfil.order.ValidOrder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +23,7 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * The label is information, never proof ({@link DeadLetterVerdict}); a message the redrive policy moved
  * was not labelled in this life, so its label, carried in from an earlier one, is not read.
  *
+ * @param body the body as the function's parser reads it
  * @param failureClass the label's {@code invalid_message} or {@code partner_rejected}; {@value #RECEIVES_EXHAUSTED}
  *     for a message without a label of this life
  * @param reason the label's reason; empty if it has none
@@ -27,12 +31,12 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * @param firstSentAt when the producer first sent the order, as the label says (a redriven message keeps its earlier life's)
  * @param movedByRedrivePolicy SQS names the queue the redrive policy moved it from: the function did not send it here
  */
-record DeadLetter(Message message, String sourceMessageId, Optional<String> orderId, String failureClass,
+record DeadLetter(Message message, ParsedOrder body, String sourceMessageId, Optional<String> orderId, String failureClass,
     Optional<String> reason, Instant sentAt, Instant deletedBySqsAt, Optional<Instant> labelledAt,
     Optional<Instant> firstSentAt, boolean movedByRedrivePolicy) {
 
   static final String RECEIVES_EXHAUSTED = "receives_exhausted";
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final OrderParser PARSER = new OrderParser(new ObjectMapper());
 
   String messageId() {
     return message.messageId();
@@ -53,9 +57,13 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
         message.attributes().getOrDefault(MessageSystemAttributeName.SENT_TIMESTAMP, "0")));
     // A message the redrive policy moved keeps its first enqueue time, which SQS's retention counts from.
     // The order is the body's: an attribute named order_id may be the producer's, about anything.
-    return new DeadLetter(message,
+    ParsedOrder body = PARSER.parse(message.body());
+    return new DeadLetter(message, body,
         label.getOrDefault(DeadLetterAttributes.SOURCE_MESSAGE_ID, message.messageId()),
-        orderIdIn(message.body()),
+        Optional.ofNullable(switch (body) {
+          case ValidOrder valid -> valid.order().orderId();
+          case InvalidOrder invalid -> invalid.orderId();
+        }),
         label.getOrDefault(DeadLetterAttributes.FAILURE_CLASS, RECEIVES_EXHAUSTED),
         Optional.ofNullable(label.get(DeadLetterAttributes.FAILURE_REASON)),
         sentAt, sentAt.plus(dlqRetention),
@@ -87,14 +95,5 @@ record DeadLetter(Message message, String sourceMessageId, Optional<String> orde
   private static Optional<String> attribute(Message message, String name) {
     MessageAttributeValue value = message.messageAttributes().get(name);
     return value == null ? Optional.empty() : Optional.ofNullable(value.stringValue());
-  }
-
-  private static Optional<String> orderIdIn(String body) {
-    try {
-      JsonNode orderId = JSON.readTree(body).get("order_id");
-      return orderId != null && orderId.isTextual() ? Optional.of(orderId.asText()) : Optional.empty();
-    } catch (Exception e) {
-      return Optional.empty();
-    }
   }
 }

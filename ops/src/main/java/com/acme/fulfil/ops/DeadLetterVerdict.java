@@ -4,8 +4,6 @@ import static com.acme.fulfil.contract.OrderRecordLayout.PARTNER_REJECTED;
 
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.order.InvalidOrder;
-import com.acme.fulfil.order.OrderParser;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Optional;
 
 /**
@@ -21,14 +19,12 @@ import java.util.Optional;
  * @param reason that failure's reason, where the body or the record gives it
  */
 record DeadLetterVerdict(boolean drop, Optional<String> failureClass, Optional<String> reason, String why) {
-  private static final OrderParser PARSER = new OrderParser(new ObjectMapper());
-
   static DeadLetterVerdict of(DeadLetter letter, Optional<OrderRecord> record) {
     if (record.filter(OrderRecord::booked).isPresent()) {
       return new DeadLetterVerdict(true, Optional.empty(), Optional.empty(),
           "its order is booked already: a redrive would only be suppressed");
     }
-    if (PARSER.parse(letter.message().body()) instanceof InvalidOrder invalid) {
+    if (letter.body() instanceof InvalidOrder invalid) {
       RecordOutcome.Rejected rejected = RecordOutcome.Rejected.invalid(invalid);
       return new DeadLetterVerdict(true, Optional.of(rejected.failureClass()), Optional.of(rejected.reason()),
           permanent(rejected.failureClass()));
