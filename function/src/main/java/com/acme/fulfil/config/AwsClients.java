@@ -12,11 +12,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.utils.Lazy;
 
 /**
- * The three AWS clients, built once per container on one shared URL-connection HTTP client: it starts
- * faster than Apache or Netty, and the function makes a handful of calls per record.
- *
- * <p>SQS is only called for a message that can never succeed, so its client is built on first use rather
- * than in every cold start.
+ * The three AWS clients, built once per container on one shared URL-connection HTTP client: it starts faster than
+ * Apache or Netty, and the function makes a handful of calls per record. SQS is only called for a failed record, so
+ * its client is built on first use rather than in every cold start.
  */
 public record AwsClients(DynamoDbClient dynamoDb, SecretsManagerClient secretsManager, Lazy<SqsClient> sqs) {
 
@@ -24,11 +22,13 @@ public record AwsClients(DynamoDbClient dynamoDb, SecretsManagerClient secretsMa
     SdkHttpClient http = UrlConnectionHttpClient.builder().build();
     return new AwsClients(
         configure(DynamoDbClient.builder().httpClient(http), endpoints.region(), endpoints.dynamoDb()).build(),
-        configure(SecretsManagerClient.builder().httpClient(http), endpoints.region(), endpoints.secretsManager()).build(),
+        configure(SecretsManagerClient.builder().httpClient(http), endpoints.region(), endpoints.secretsManager())
+            .build(),
         new Lazy<>(() -> configure(SqsClient.builder().httpClient(http), endpoints.region(), endpoints.sqs()).build()));
   }
 
-  private static <B extends AwsClientBuilder<B, ?>> B configure(B builder, Optional<String> region, Optional<URI> endpoint) {
+  private static <B extends AwsClientBuilder<B, ?>> B configure(B builder, Optional<String> region,
+      Optional<URI> endpoint) {
     region.map(Region::of).ifPresent(builder::region);
     endpoint.ifPresent(builder::endpointOverride);
     return builder;

@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,20 +23,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 
 /**
- * Runs the records of a batch side by side (partner calls take minutes, so a batch of ten in sequence
- * could never fit one invocation), at most {@code recordConcurrency} at a time, and turns their
- * outcomes into the partial batch response: exactly the failed records, by message id. A record that
- * can never succeed goes straight to the DLQ and counts as done; if that send fails it is failed and
- * made visible again at once, for the redrive policy. Every other failed record's message is set to
- * return when its try said ({@link RetryWaits}). Each message on its way to the DLQ, sent there or failed on
- * its last receive, is counted ({@link FulfilmentMetrics#DEAD_LETTERED}): the DLQ alarm reads that count.
+ * Runs a batch's records side by side, at most {@code recordConcurrency} at once (partner calls take minutes, so ten
+ * in sequence could never fit one invocation), and answers the partial batch response: exactly the failed records.
+ * A record that can never succeed goes to the DLQ and counts as done; if that send fails, it is failed, visible again
+ * at once, for the redrive policy. Every other failed record returns when its try said ({@link RetryWaits}).
  *
- * <p>Record threads are pooled and outlive the invocation: Powertools keeps its Jackson mapper per
- * thread, so a new thread for every record (as a virtual thread per task would be) built a new mapper
- * and looked Jackson's serializers up again for every booking it stored. The pool grows rather than
- * queues, so invocations sharing a handler (as they may locally, or in a multi-concurrency
- * environment) never wait for each other's records; each invocation runs at most
- * {@code recordConcurrency} of its own at once.
+ * <p>Record threads are pooled and outlive the invocation: Powertools keeps its Jackson mapper per thread, so a
+ * thread per record would build a mapper for every booking it stores. The pool grows rather than queues, so
+ * invocations sharing a handler (locally, or with multi-concurrency) never wait for each other's records.
  */
 final class BatchProcessor {
   private final OrderFulfilment fulfilment;
@@ -54,11 +47,11 @@ final class BatchProcessor {
       int recordConcurrency, FulfilmentMetrics metrics, int maxReceiveCount) {
     this.fulfilment = fulfilment;
     this.deadLetters = deadLetters;
-    this.metrics = metrics;
-    this.maxReceiveCount = maxReceiveCount;
     this.waits = waits;
     this.returns = returns;
     this.recordConcurrency = recordConcurrency;
+    this.metrics = metrics;
+    this.maxReceiveCount = maxReceiveCount;
   }
 
   /** {@code records} as the event holds them: null when an envelope came without any. */
@@ -73,7 +66,7 @@ final class BatchProcessor {
       RecordOutcome outcome = tried.get(i).outcome();
       SQSMessage record = records.get(i);
       if (outcome instanceof RecordOutcome.Rejected rejection && deadLetters.send(record, rejection)) {
-        metrics.count(MetricNames.DEAD_LETTERED);
+        metrics.count(MetricNames.DEAD_LETTERED); // the DLQ alarm reads this count
         continue; // in the DLQ with its reason: the mapping deletes it from the source
       }
       if (outcome.failed()) {
@@ -82,7 +75,8 @@ final class BatchProcessor {
           metrics.count(MetricNames.DEAD_LETTERED);
         }
         failures.add(new SQSBatchResponse.BatchItemFailure(record.getMessageId()));
-        Optional<Duration> wait = outcome instanceof RecordOutcome.Rejected ? waits.waitFor(record, outcome) : tried.get(i).returnAfter();
+        Optional<Duration> wait =
+            outcome instanceof RecordOutcome.Rejected ? waits.waitFor(record, outcome) : tried.get(i).returnAfter();
         wait.ifPresent(w -> returning.add(new MessageReturns.Return(record, w)));
       }
     }
@@ -92,32 +86,26 @@ final class BatchProcessor {
     return new SQSBatchResponse(failures);
   }
 
-  /**
-   * A record's outcome and, for a retry, when its message is to return: decided in the record's own
-   * thread, where its log lines carry its order id, so that on-call finds the next try under the order.
-   */
+  /** Decided in the record's own thread, whose log lines carry its order id: on-call finds the next try there. */
   private record Tried(RecordOutcome outcome, Optional<Duration> returnAfter) {}
 
   private List<Tried> fulfilAll(List<SQSMessage> records, CallWindow window) {
     Semaphore slots = new Semaphore(recordConcurrency);
-    List<Future<Tried>> running = new ArrayList<>();
-    for (SQSMessage record : records) {
-      Callable<Tried> task = () -> {
-        slots.acquire();
-        try {
-          RecordOutcome outcome = fulfilment.fulfil(record, window);
-          return new Tried(outcome, outcome instanceof RecordOutcome.Rejected ? Optional.empty() : waits.announce(record, outcome));
-        } finally {
-          slots.release();
-        }
-      };
-      running.add(recordThreads.submit(FunctionLogging.carryingKeys(task)));
+    List<Future<Tried>> running = records.stream()
+        .map(record -> recordThreads.submit(FunctionLogging.carryingKeys(() -> tryOne(record, window, slots))))
+        .toList();
+    return running.stream().map(BatchProcessor::triedOf).toList();
+  }
+
+  private Tried tryOne(SQSMessage record, CallWindow window, Semaphore slots) throws InterruptedException {
+    slots.acquire();
+    try {
+      RecordOutcome outcome = fulfilment.fulfil(record, window);
+      return new Tried(outcome,
+          outcome instanceof RecordOutcome.Rejected ? Optional.empty() : waits.announce(record, outcome));
+    } finally {
+      slots.release();
     }
-    List<Tried> tried = new ArrayList<>(records.size());
-    for (Future<Tried> result : running) {
-      tried.add(triedOf(result));
-    }
-    return tried;
   }
 
   private static Tried triedOf(Future<Tried> result) {

@@ -1,10 +1,10 @@
 package com.acme.fulfil.handler;
 
-import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.booking.OnceOnlyBooking;
 import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.config.AwsClients;
 import com.acme.fulfil.config.FunctionConfig;
+import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;
@@ -24,13 +24,10 @@ import software.amazon.cloudwatchlogs.emf.environment.Environments;
 import software.amazon.lambda.powertools.metrics.MetricsBuilder;
 
 /**
- * The object graph of one container, from its configuration, and the SnapStart priming that walks it
- * before the snapshot, registered with the CRaC global context as Lambda's runtime expects.
+ * The object graph of one container, from its configuration, and the SnapStart priming that walks it before the
+ * snapshot, registered with the CRaC global context as Lambda's runtime expects.
  */
-record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters deadLetters, RetryWaits retryWaits,
-    MessageReturns messageReturns,
-    FulfilmentMetrics metrics,
-    SnapStartPriming priming) {
+record Wiring(FunctionConfig config, BatchProcessor batch, FulfilmentMetrics metrics, SnapStartPriming priming) {
 
   static Wiring of(FunctionConfig config) {
     AwsClients aws = AwsClients.create(config.endpoints());
@@ -47,22 +44,21 @@ record Wiring(FunctionConfig config, OrderFulfilment fulfilment, DeadLetters dea
         config.functionName(), config.partnerBaseUrl());
     // A no-op where the JVM has no CRaC (local runs, tests); in Lambda, SnapStart calls it before the snapshot.
     Core.getGlobalContext().register(priming);
-    return new Wiring(config, new OrderFulfilment(parser, booking, metrics, config.maxReceiveCount()),
+    BatchProcessor batch = new BatchProcessor(new OrderFulfilment(parser, booking, metrics, config.maxReceiveCount()),
         new DeadLetters(aws.sqs()::getValue, config.deadLetterQueueUrl(), records, Clock.systemUTC()),
         // SecureRandom: a SnapStart restore does not replay its sequence, so restored environments jitter apart.
-        new RetryWaits(config.retrySchedule(), Clock.systemUTC(), new SecureRandom()), returns, metrics, priming);
+        new RetryWaits(config.retrySchedule(), Clock.systemUTC(), new SecureRandom()), returns,
+        config.recordConcurrency(), metrics, config.maxReceiveCount());
+    return new Wiring(config, batch, metrics, priming);
   }
 
   private static FulfilmentMetrics metricsFor(FunctionConfig config) {
-    // This code only runs in Lambda or an emulation of it: EMF goes to stdout. Left to detect its
-    // environment, the EMF library probes EC2/ECS metadata and an agent socket wherever Lambda's own
-    // variables are missing (in the local run and the tests).
+    // EMF goes to stdout: this code only runs in Lambda or an emulation of it. Left to detect its environment, the
+    // EMF library probes EC2/ECS metadata and an agent socket wherever Lambda's own variables are missing.
     Configuration emf = EnvironmentConfigurationProvider.getConfig();
     emf.setEnvironmentOverride(Environments.Lambda);
     emf.setServiceName(MetricNames.SERVICE);
-    return new FulfilmentMetrics(MetricsBuilder.builder()
-        .withNamespace(config.metricsNamespace())
-        .withService(MetricNames.SERVICE)
-        .build());
+    return new FulfilmentMetrics(
+        MetricsBuilder.builder().withNamespace(config.metricsNamespace()).withService(MetricNames.SERVICE).build());
   }
 }

@@ -9,18 +9,16 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * One order to fulfil, as the checkout service sent it on {@code orders-to-fulfil}; only {@link
- * OrderParser} makes these from a message, so every instance met the contract.
+ * One order to fulfil, as the checkout service sent it on {@code orders-to-fulfil}; only {@link OrderParser} makes
+ * these from a message, so every instance met the contract.
  *
  * @param orderId the idempotency key: one booking per order id, whatever the SQS message id
  */
-public record OrderMessage(
-    @JsonProperty("order_id") String orderId,
-    // Instant.toString is ISO-8601, so this needs no jackson-datatype-jsr310 on the function's path
-    // and writes the same string whether or not a mapper registers JavaTimeModule.
+public record OrderMessage(@JsonProperty("order_id") String orderId,
+    // Instant.toString is ISO-8601, so this needs no jackson-datatype-jsr310 on the function's path and writes the
+    // same string whether or not a mapper registers JavaTimeModule.
     @JsonProperty("placed_at") @JsonSerialize(using = ToStringSerializer.class) Instant placedAt,
-    @JsonProperty("service") Service service,
-    @JsonProperty("ship_to") ShipTo shipTo,
+    @JsonProperty("service") Service service, @JsonProperty("ship_to") ShipTo shipTo,
     @JsonProperty("parcels") List<Parcel> parcels) {
 
   private static final Pattern ORDER_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");

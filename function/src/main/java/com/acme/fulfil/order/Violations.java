@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The broken rules of one message, collected rather than thrown so that on-call sees all of them
- * at once. Each check returns the field's value, or null once it has recorded why there is none.
+ * The broken rules of one message, collected rather than thrown so that on-call sees all of them at once. Each
+ * check returns the field's value, or null once it has recorded why there is none.
  */
 final class Violations {
   private final List<String> messages = new ArrayList<>();
@@ -23,10 +23,7 @@ final class Violations {
 
   /** A field the producer may leave out or set to JSON null; null then, without a violation. */
   <T> T optional(JsonNode field, String path, Function<JsonNode, T> convert, String rule) {
-    if (field == null || field.isNull()) {
-      return null;
-    }
-    return check(field, path, convert, rule);
+    return field == null || field.isNull() ? null : check(field, path, convert, rule);
   }
 
   /** A value that is present; {@code convert} answers null when it breaks {@code rule}. */

@@ -5,8 +5,8 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
- * The partner API key, read from Secrets Manager once per container and re-read only when the partner
- * says the key we hold is no longer valid (it rotates keys without telling us when).
+ * The partner API key, read from Secrets Manager once per container and re-read only when the partner says the key
+ * we hold is no longer valid (it rotates keys without telling us when).
  */
 public final class ApiKeySource {
   private final SecretsManagerClient secrets;
@@ -24,8 +24,8 @@ public final class ApiKeySource {
   }
 
   /**
-   * Called after a 401 with the key that was refused. Concurrent records that all saw the same 401
-   * re-read the secret once between them; a record that already holds a newer key gets it back.
+   * Called after a 401 with the refused key. Concurrent records that saw the same 401 re-read the secret once
+   * between them; a record that already holds a newer key gets it back.
    */
   public String refreshAfterRejection(String rejectedKey) {
     return reloadUnlessReplaced(rejectedKey);
@@ -40,7 +40,8 @@ public final class ApiKeySource {
     try {
       fresh = secrets.getSecretValue(r -> r.secretId(secretId)).secretString();
     } catch (SdkException e) {
-      throw new SecretUnavailableException("could not read the partner API key secret: " + e.getClass().getSimpleName(), e);
+      throw new SecretUnavailableException(
+          "could not read the partner API key secret: " + e.getClass().getSimpleName(), e);
     }
     if (fresh == null || fresh.isBlank()) {
       throw new SecretUnavailableException("the partner API key secret has no string value", null);

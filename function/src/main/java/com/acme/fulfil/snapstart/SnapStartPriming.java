@@ -1,11 +1,13 @@
 package com.acme.fulfil.snapstart;
 
+import static com.acme.fulfil.contract.OrderRecordLayout.KEY;
+import static com.acme.fulfil.contract.OrderRecordLayout.keyOf;
+
 import com.acme.fulfil.observability.JsonLogFormatter;
 import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.order.ValidOrder;
 import com.acme.fulfil.partner.ShipmentRequest;
-import com.acme.fulfil.contract.OrderRecordLayout;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -21,13 +23,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * SnapStart's priming, as AWS documents it: before Lambda snapshots the initialised function, run the
- * hot path's code once, with real calls that change nothing, so the snapshot holds loaded and
- * initialised classes instead of leaving that work to the first invocation after every restore. It
- * parses a made-up order and writes its shipment request (Jackson, the contract's rules), reads that
- * order's record from the real table (the SDK's marshalling, signing, HTTP client and unmarshalling;
- * a read changes nothing), starts a TLS handshake into a buffer (JSSE) and formats a log line without
- * writing it. Nothing reaches the secret (the key must not sit in a snapshot), the queue or the partner.
+ * SnapStart's priming, as AWS documents it: before the snapshot, run the hot path once with real calls that change
+ * nothing, so the snapshot holds loaded, initialised classes instead of each restore's first invocation loading them.
+ * Nothing reaches the secret (the key must not sit in a snapshot), the queue or the partner.
  */
 public final class SnapStartPriming implements Resource {
   private static final String ORDER = """
@@ -43,8 +41,8 @@ public final class SnapStartPriming implements Resource {
   private final String functionName;
   private final String partnerHost;
 
-  public SnapStartPriming(OrderParser parser, ObjectMapper json, DynamoDbClient dynamoDb, String table, String functionName,
-      URI partnerBaseUrl) {
+  public SnapStartPriming(OrderParser parser, ObjectMapper json, DynamoDbClient dynamoDb, String table,
+      String functionName, URI partnerBaseUrl) {
     this.parser = parser;
     this.json = json;
     this.dynamoDb = dynamoDb;
@@ -62,7 +60,7 @@ public final class SnapStartPriming implements Resource {
     json.writeValueAsBytes(ShipmentRequest.of(order));
     try {
       dynamoDb.getItem(r -> r.tableName(table).consistentRead(true)
-          .key(Map.of(OrderRecordLayout.KEY, AttributeValue.fromS(OrderRecordLayout.keyOf(functionName, order.orderId())))));
+          .key(Map.of(KEY, AttributeValue.fromS(keyOf(functionName, order.orderId())))));
     } catch (SdkException e) {
       // Priming only saves time: a table that cannot be read now must not stop the version from publishing.
     }
