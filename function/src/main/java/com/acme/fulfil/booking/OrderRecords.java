@@ -1,21 +1,6 @@
 package com.acme.fulfil.booking;
 
-import static com.acme.fulfil.contract.OrderRecordLayout.BOOKING;
-import static com.acme.fulfil.contract.OrderRecordLayout.CLAIMED;
-import static com.acme.fulfil.contract.OrderRecordLayout.COMPLETED;
-import static com.acme.fulfil.contract.OrderRecordLayout.DEAD_LETTER;
-import static com.acme.fulfil.contract.OrderRecordLayout.EXPIRY;
-import static com.acme.fulfil.contract.OrderRecordLayout.HOLDER;
-import static com.acme.fulfil.contract.OrderRecordLayout.IN_PROGRESS;
-import static com.acme.fulfil.contract.OrderRecordLayout.KEY;
-import static com.acme.fulfil.contract.OrderRecordLayout.LAST_OUTCOME;
-import static com.acme.fulfil.contract.OrderRecordLayout.LAST_POST_AT;
-import static com.acme.fulfil.contract.OrderRecordLayout.LAST_REASON;
-import static com.acme.fulfil.contract.OrderRecordLayout.LAST_TRY_AT;
-import static com.acme.fulfil.contract.OrderRecordLayout.LOCK_EXPIRY;
-import static com.acme.fulfil.contract.OrderRecordLayout.PARTNER_REJECTED;
-import static com.acme.fulfil.contract.OrderRecordLayout.STATUS;
-import static com.acme.fulfil.contract.OrderRecordLayout.TRIES;
+import static com.acme.fulfil.contract.OrderRecordLayout.*;
 
 import com.acme.fulfil.partner.NotBooked;
 import com.acme.fulfil.contract.OrderRecordLayout;
