@@ -11,21 +11,8 @@ import java.util.function.LongSupplier;
  * warning, so every call ends {@code margin} before it, leaving time to record the outcome; and a booking starts only
  * if the partner's worst case still fits, since one cut short is an unknown outcome that costs a retry and a lookup.
  */
-public final class CallWindow {
-  private final Clock clock;
-  private final LongSupplier remainingMillis;
-  private final Duration margin;
-  private final Duration partnerWorstCase;
-  private final Duration lookupTimeout;
-
-  public CallWindow(Clock clock, LongSupplier remainingMillis, Duration margin, Duration partnerWorstCase,
-      Duration lookupTimeout) {
-    this.clock = clock;
-    this.remainingMillis = remainingMillis;
-    this.margin = margin;
-    this.partnerWorstCase = partnerWorstCase;
-    this.lookupTimeout = lookupTimeout;
-  }
+public record CallWindow(Clock clock, LongSupplier remainingMillis, Duration margin, Duration partnerWorstCase,
+    Duration lookupTimeout) {
 
   /** When the invocation ends (its timeout), as far as this moment can tell. */
   public Instant invocationEnd() {
