@@ -41,10 +41,7 @@ public final class OrderRecords {
   private final ObjectMapper json;
   private final Clock clock;
 
-  /**
-   * @param functionName the Lambda function's name, the first part of every key
-   * @param recordLifetime the record's TTL: how long a message carrying the order can still arrive
-   */
+  /** @param recordLifetime the record's TTL: how long a message carrying the order can still arrive */
   public OrderRecords(DynamoDbClient dynamoDb, String table, String functionName, Duration lateBookingHold,
       Duration recordLifetime, ObjectMapper json, Clock clock) {
     this.dynamoDb = dynamoDb;
@@ -62,10 +59,8 @@ public final class OrderRecords {
   /** This try ({@code holder}, its attempt id) holds the order until {@code lockEnd}; no booking request has left. */
   public record Claim(String orderId, String key, String holder, Instant lockEnd) implements ClaimResult {}
 
-  /** The order is booked: nothing to send. */
   public record AlreadyBooked(Booking booking) implements ClaimResult {}
 
-  /** Another try holds the order until {@code until}. */
   public record HeldElsewhere(Instant until) implements ClaimResult {}
 
   /** A claim under which a booking request may have left: see {@link OnceOnlyBooking} for how it may end. */
