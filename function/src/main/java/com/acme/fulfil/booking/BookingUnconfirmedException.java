@@ -2,11 +2,7 @@ package com.acme.fulfil.booking;
 
 import java.time.Instant;
 
-/**
- * A booking request may have left and nothing proves it booked nothing: the order stays locked until
- * {@link #heldUntil()}, when the partner can no longer be carrying it out, and the next try looks it up
- * before it books. The cause is how the request ended.
- */
+/** A booking request may have left and nothing proves it booked nothing: the order is held until {@link #heldUntil}. */
 public final class BookingUnconfirmedException extends RuntimeException {
   private final transient Instant heldUntil;
 

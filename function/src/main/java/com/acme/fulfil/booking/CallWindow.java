@@ -7,26 +7,12 @@ import java.time.Instant;
 import java.util.function.LongSupplier;
 
 /**
- * The part of an invocation's remaining time a partner call may use. Lambda kills the function at its
- * timeout without warning, so every call ends {@code margin} before that, which leaves time to record
- * the outcome; and a booking is only started when the partner's worst case still fits, because a
- * booking cut short is an unknown outcome that costs a retry and a lookup.
+ * The part of an invocation's remaining time a partner call may use. Lambda kills the function at its timeout without
+ * warning, so every call ends {@code margin} before it, leaving time to record the outcome; and a booking starts only
+ * if the partner's worst case still fits, since one cut short is an unknown outcome that costs a retry and a lookup.
  */
-public final class CallWindow {
-  private final Clock clock;
-  private final LongSupplier remainingMillis;
-  private final Duration margin;
-  private final Duration partnerWorstCase;
-  private final Duration lookupTimeout;
-
-  public CallWindow(Clock clock, LongSupplier remainingMillis, Duration margin, Duration partnerWorstCase,
-      Duration lookupTimeout) {
-    this.clock = clock;
-    this.remainingMillis = remainingMillis;
-    this.margin = margin;
-    this.partnerWorstCase = partnerWorstCase;
-    this.lookupTimeout = lookupTimeout;
-  }
+public record CallWindow(Clock clock, LongSupplier remainingMillis, Duration margin, Duration partnerWorstCase,
+    Duration lookupTimeout) {
 
   /** When the invocation ends (its timeout), as far as this moment can tell. */
   public Instant invocationEnd() {

@@ -18,16 +18,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Books an order's courier at most once, however many tries its messages make: a try first claims
- * the order's record, looks the order up at the partner, writes down that its booking request is
- * leaving, and records the booking or why it failed. Everything a try knows travels in its arguments
- * and its claim: nothing is kept per thread or per JVM.
+ * Books an order's courier at most once, however many tries its messages make: a try claims the order's record,
+ * looks the order up at the partner, writes down that its booking request is leaving, and records the booking or why
+ * it failed. Everything a try knows travels in its arguments and its claim, nothing per thread or per JVM.
  *
- * <p>The lookup comes before every booking request, a first try's too. The partner never
- * deduplicates and its lookup is the ledger of every booking ever made for the order; our record is
- * not: it expires, a restore brings back an older one, a person can delete it, and a redriven or
- * resent message arrives with a receive count of 1 long after. Only the partner can prove the order
- * has no booking yet.
+ * <p>The lookup comes before every booking request, a first try's too: the partner never deduplicates, and only its
+ * lookup can prove the order has no booking yet. Our record cannot: it expires, a restore or a person can undo it,
+ * and a redriven or resent message arrives with a receive count of 1 long after.
  */
 public final class OnceOnlyBooking {
   private static final Logger LOG = LoggerFactory.getLogger(OnceOnlyBooking.class);
@@ -89,9 +86,8 @@ public final class OnceOnlyBooking {
   }
 
   /**
-   * Sends the booking request. From here the order is held by default: only a {@link NotBooked} proof
-   * from the partner's answer frees it; every other ending, whatever its type, holds it until the
-   * partner can no longer be booking.
+   * Sends the booking request. From here the order is held by default: only the partner's {@link NotBooked} proof
+   * frees it; every other ending, whatever its type, holds it until the partner can no longer be booking.
    */
   private Booking send(OrderRecords.BookingRequestOut request, Deadline deadline, BookingAttempt attempt) {
     long started = System.nanoTime();
@@ -118,12 +114,11 @@ public final class OnceOnlyBooking {
     return Booking.of(shipment, Booking.Source.BOOKED, attempt.attemptId());
   }
 
-  /** Ends the claim as {@code end} says; if that write fails, the claim simply lasts until its lock expires. */
+  /** If ending the claim fails, it lasts until its lock expires; the try's own failure is still the one reported. */
   private static void endClaim(RuntimeException failure, Runnable end) {
     try {
       end.run();
     } catch (RuntimeException endFailed) {
-      // The try's own failure is the one to report.
       failure.addSuppressed(endFailed);
     }
   }

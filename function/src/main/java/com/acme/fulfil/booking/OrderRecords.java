@@ -1,21 +1,6 @@
 package com.acme.fulfil.booking;
 
-import static com.acme.fulfil.contract.OrderRecordLayout.BOOKING;
-import static com.acme.fulfil.contract.OrderRecordLayout.CLAIMED;
-import static com.acme.fulfil.contract.OrderRecordLayout.COMPLETED;
-import static com.acme.fulfil.contract.OrderRecordLayout.DEAD_LETTER;
-import static com.acme.fulfil.contract.OrderRecordLayout.EXPIRY;
-import static com.acme.fulfil.contract.OrderRecordLayout.HOLDER;
-import static com.acme.fulfil.contract.OrderRecordLayout.IN_PROGRESS;
-import static com.acme.fulfil.contract.OrderRecordLayout.KEY;
-import static com.acme.fulfil.contract.OrderRecordLayout.LAST_OUTCOME;
-import static com.acme.fulfil.contract.OrderRecordLayout.LAST_POST_AT;
-import static com.acme.fulfil.contract.OrderRecordLayout.LAST_REASON;
-import static com.acme.fulfil.contract.OrderRecordLayout.LAST_TRY_AT;
-import static com.acme.fulfil.contract.OrderRecordLayout.LOCK_EXPIRY;
-import static com.acme.fulfil.contract.OrderRecordLayout.PARTNER_REJECTED;
-import static com.acme.fulfil.contract.OrderRecordLayout.STATUS;
-import static com.acme.fulfil.contract.OrderRecordLayout.TRIES;
+import static com.acme.fulfil.contract.OrderRecordLayout.*;
 
 import com.acme.fulfil.partner.NotBooked;
 import com.acme.fulfil.contract.OrderRecordLayout;
@@ -24,7 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -36,17 +20,10 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
- * Each order's record in DynamoDB ({@link OrderRecordLayout}): the claim a try must win before it may
- * call the partner, the booking once made, and the order's story for on-call (tries, the last outcome
- * and why, when a booking request last left). Every condition is DynamoDB's to evaluate, so two tries
- * anywhere, in one process or in two, cannot both hold an order.
- *
- * <p>A claim holds the order until its try's invocation ends plus the late-booking hold (the partner's
- * contractual maximum after a request plus clock skew): a try killed at its timeout releases nothing,
- * and a booking request it sent just before may still be carried out. A try that fails before any
- * booking request releases its claim at once; after one, only a proof that nothing was booked
- * ({@link NotBooked}) frees the order, and every other ending holds it until the partner can no
- * longer be booking.
+ * Each order's record in DynamoDB ({@link OrderRecordLayout}): the claim a try must win before it may call the
+ * partner, the booking once made, and the order's story for on-call. DynamoDB evaluates every condition, so no two
+ * tries anywhere can both hold an order. A claim lasts until its try's invocation ends plus the late-booking hold:
+ * a try killed at its timeout releases nothing, and a booking request it sent just before may still be carried out.
  */
 public final class OrderRecords {
   private static final Logger LOG = LoggerFactory.getLogger(OrderRecords.class);
@@ -64,11 +41,7 @@ public final class OrderRecords {
   private final ObjectMapper json;
   private final Clock clock;
 
-  /**
-   * @param functionName the Lambda function's name, the first part of every key
-   * @param lateBookingHold {@code TimingBudget.lateBookingHold()}
-   * @param recordLifetime the record's TTL: how long a message carrying the order can still arrive
-   */
+  /** @param recordLifetime the record's TTL: how long a message carrying the order can still arrive */
   public OrderRecords(DynamoDbClient dynamoDb, String table, String functionName, Duration lateBookingHold,
       Duration recordLifetime, ObjectMapper json, Clock clock) {
     this.dynamoDb = dynamoDb;
@@ -83,22 +56,14 @@ public final class OrderRecords {
   /** What a try found when it went to claim its order. */
   public sealed interface ClaimResult {}
 
-  /**
-   * This try ({@code holder}, its attempt id) holds the order until {@code lockEnd}, and has sent no
-   * booking request under the claim: {@link #release(Claim, String, String)} frees the order at once.
-   */
+  /** This try ({@code holder}, its attempt id) holds the order until {@code lockEnd}; no booking request has left. */
   public record Claim(String orderId, String key, String holder, Instant lockEnd) implements ClaimResult {}
 
-  /** The order is booked: nothing to send. */
   public record AlreadyBooked(Booking booking) implements ClaimResult {}
 
-  /** Another try holds the order until {@code until}. */
   public record HeldElsewhere(Instant until) implements ClaimResult {}
 
-  /**
-   * A claim under which a booking request may have left. It ends in one of two ways only: freed on a
-   * proof that the request booked nothing, or held until the partner can no longer be booking.
-   */
+  /** A claim under which a booking request may have left: see {@link OnceOnlyBooking} for how it may end. */
   public record BookingRequestOut(Claim claim) {}
 
   /** Claims the order for the try {@code attemptId}, which may run until {@code window}'s invocation end. */
@@ -106,26 +71,18 @@ public final class OrderRecords {
     String key = OrderRecordLayout.keyOf(functionName, orderId);
     Instant now = clock.instant();
     Instant lockEnd = window.invocationEnd().plus(lateBookingHold);
-    Map<String, AttributeValue> values = new HashMap<>();
-    values.put(":now_s", n(now.getEpochSecond()));
-    values.put(":now_ms", n(now.toEpochMilli()));
-    values.put(":in_progress", s(IN_PROGRESS));
-    values.put(":lock", n(lockEnd.toEpochMilli()));
-    values.put(":holder", s(attemptId));
-    values.put(":expiry", n(now.plus(recordLifetime).getEpochSecond()));
-    values.put(":now", s(now.toString()));
-    values.put(":claimed", s(CLAIMED));
-    values.put(":one", n(1));
     try {
-      dynamoDb.updateItem(r -> r.tableName(table).key(key(key))
-          .conditionExpression(CLAIMABLE)
+      dynamoDb.updateItem(r -> r.tableName(table).key(key(key)).conditionExpression(CLAIMABLE)
           .updateExpression("SET #status = :in_progress, #lock = :lock, #holder = :holder, #expiry = :expiry, #try_at = :now,"
               + " #outcome = :claimed ADD #tries :one REMOVE #reason, #booking, #dead_letter")
           .expressionAttributeNames(Map.ofEntries(Map.entry("#id", KEY), Map.entry("#expiry", EXPIRY),
               Map.entry("#status", STATUS), Map.entry("#lock", LOCK_EXPIRY), Map.entry("#holder", HOLDER),
               Map.entry("#try_at", LAST_TRY_AT), Map.entry("#outcome", LAST_OUTCOME), Map.entry("#tries", TRIES),
               Map.entry("#reason", LAST_REASON), Map.entry("#booking", BOOKING), Map.entry("#dead_letter", DEAD_LETTER)))
-          .expressionAttributeValues(values)
+          .expressionAttributeValues(Map.of(":now_s", n(now.getEpochSecond()), ":now_ms", n(now.toEpochMilli()),
+              ":now", s(now.toString()), ":in_progress", s(IN_PROGRESS), ":claimed", s(CLAIMED), ":one", n(1),
+              ":lock", n(lockEnd.toEpochMilli()), ":holder", s(attemptId),
+              ":expiry", n(now.plus(recordLifetime).getEpochSecond())))
           .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
       return new Claim(orderId, key, attemptId, lockEnd);
     } catch (ConditionalCheckFailedException e) {
@@ -145,14 +102,12 @@ public final class OrderRecords {
   }
 
   /**
-   * Writes down, while the claim still holds, that a booking request is about to leave: a try that
-   * dies after this line may have booked, and on-call can see when. Empty if the claim no longer holds
-   * (the try outlived its lock and another took the order over): then nothing may be sent.
+   * Writes down, while the claim still holds, that a booking request is about to leave, so on-call can see when.
+   * Empty if the claim no longer holds (the try outlived its lock and another took over): then nothing may be sent.
    */
   public Optional<BookingRequestOut> beforeBookingRequest(Claim claim) {
     try {
-      dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
-          .conditionExpression(HELD_BY_THIS_CLAIM)
+      dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key())).conditionExpression(HELD_BY_THIS_CLAIM)
           .updateExpression("SET #post_at = :now")
           .expressionAttributeNames(Map.of("#status", STATUS, "#holder", HOLDER, "#post_at", LAST_POST_AT))
           .expressionAttributeValues(Map.of(":in_progress", s(IN_PROGRESS), ":ours", s(claim.holder()),
@@ -163,10 +118,7 @@ public final class OrderRecords {
     }
   }
 
-  /**
-   * Records the booking. Unconditional on purpose: the courier is booked whatever happened to the
-   * claim meanwhile, and the record must say so to every later delivery.
-   */
+  /** Records the booking, unconditionally: the courier is booked whatever befell the claim meanwhile. */
   public void complete(Claim claim, Booking booking) {
     Instant now = clock.instant();
     dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
@@ -174,17 +126,11 @@ public final class OrderRecords {
             + " REMOVE #reason, #lock, #holder")
         .expressionAttributeNames(Map.of("#status", STATUS, "#booking", BOOKING, "#expiry", EXPIRY,
             "#outcome", LAST_OUTCOME, "#reason", LAST_REASON, "#lock", LOCK_EXPIRY, "#holder", HOLDER))
-        .expressionAttributeValues(Map.of(":completed", s(COMPLETED), ":booking", s(json(booking)),
-            ":expiry", n(now.plus(recordLifetime).getEpochSecond()),
-            ":outcome", s(booking.source().name().toLowerCase()))));
+        .expressionAttributeValues(Map.of(":completed", s(COMPLETED), ":booking", s(json(booking)), ":expiry",
+            n(now.plus(recordLifetime).getEpochSecond()), ":outcome", s(booking.source().name().toLowerCase()))));
   }
 
-  /**
-   * Ends a failed try's claim under which no booking request left, saying why: the order is free at
-   * once. The record stays, as the trace of the try.
-   *
-   * @param outcome a short, stable name for the failure ({@code lookup_failed}, {@code no_time_to_book}...)
-   */
+  /** Frees the order at once after a try that sent no booking request; the record stays, as the try's trace. */
   public void release(Claim claim, String outcome, String reason) {
     end(claim, Instant.EPOCH, outcome, reason);
   }
@@ -195,11 +141,8 @@ public final class OrderRecords {
   }
 
   /**
-   * Keeps the order locked after a booking request whose outcome nothing proves, until the partner can
-   * no longer carry it out: the late-booking hold after now, the latest moment the partner can have
+   * Holds the order, and returns until when: the late-booking hold after now, the latest moment the partner can have
    * received the request (the try has stopped waiting, and its socket no longer sends).
-   *
-   * @return when the order's lock ends
    */
   public Instant hold(BookingRequestOut request, String outcome, String reason) {
     Instant lockEnd = clock.instant().plus(lateBookingHold);
@@ -208,15 +151,13 @@ public final class OrderRecords {
   }
 
   /**
-   * Names the DLQ message that now carries the order the partner rejected, while the record's last try
-   * still ends with that rejection: a try since then (another message of the order) leaves the name
-   * unwritten, and {@code fulfil-ops dlq} then says redrive rather than drop.
+   * Names the DLQ message that now carries the order the partner rejected, while the record's last try still ends
+   * with that rejection: after a later try the name stays unwritten, and {@code fulfil-ops dlq} says redrive, not drop.
    */
   public void deadLettered(String orderId, String deadLetterMessageId) {
     try {
       dynamoDb.updateItem(r -> r.tableName(table).key(key(OrderRecordLayout.keyOf(functionName, orderId)))
-          .conditionExpression("#outcome = :rejected")
-          .updateExpression("SET #dead_letter = :message")
+          .conditionExpression("#outcome = :rejected").updateExpression("SET #dead_letter = :message")
           .expressionAttributeNames(Map.of("#outcome", LAST_OUTCOME, "#dead_letter", DEAD_LETTER))
           .expressionAttributeValues(Map.of(":rejected", s(PARTNER_REJECTED), ":message", s(deadLetterMessageId))));
     } catch (ConditionalCheckFailedException e) {
@@ -227,8 +168,7 @@ public final class OrderRecords {
   /** Only this claim's own lock is touched: a try that outlived it must not free the try that took over. */
   private void end(Claim claim, Instant lockEnd, String outcome, String reason) {
     try {
-      dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
-          .conditionExpression(HELD_BY_THIS_CLAIM)
+      dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key())).conditionExpression(HELD_BY_THIS_CLAIM)
           .updateExpression("SET #lock = :lock_end, #outcome = :outcome, #reason = :reason")
           .expressionAttributeNames(Map.of("#status", STATUS, "#holder", HOLDER, "#lock", LOCK_EXPIRY,
               "#outcome", LAST_OUTCOME, "#reason", LAST_REASON))
@@ -240,10 +180,9 @@ public final class OrderRecords {
   }
 
   /**
-   * A message that finds its order booked may itself come back later: a redrive gives it a new life in
-   * the source queue and then the DLQ, so the record must outlive the message that is here now, not
-   * only the first message of the order. Only ever lengthens the record's life. Best effort, and within
-   * the time the try has left: a throttled table must not hold the invocation past its timeout.
+   * A redrive gives a message that found its order booked a new life, so the record must outlive this message, not
+   * only the order's first. Only ever lengthens; best effort within the try's time, since a throttled table must
+   * not hold the invocation past its timeout.
    */
   private void keepAliveForThisDelivery(String key, Instant now, Duration within) {
     if (!within.isPositive()) {
@@ -254,10 +193,8 @@ public final class OrderRecords {
     try {
       dynamoDb.updateItem(r -> r.tableName(table).key(key(key))
           .overrideConfiguration(o -> o.apiCallTimeout(within))
-          .updateExpression("SET #expiry = :until")
-          .conditionExpression("#expiry < :until")
-          .expressionAttributeNames(Map.of("#expiry", EXPIRY))
-          .expressionAttributeValues(Map.of(":until", n(until))));
+          .updateExpression("SET #expiry = :until").conditionExpression("#expiry < :until")
+          .expressionAttributeNames(Map.of("#expiry", EXPIRY)).expressionAttributeValues(Map.of(":until", n(until))));
     } catch (ConditionalCheckFailedException e) {
       // Already lives at least that long.
     } catch (SdkException e) {

@@ -78,9 +78,8 @@ public final class OrderFulfilment {
   }
 
   /**
-   * The trace the producer sent the order in: its {@code traceparent} attribute, or, only when it has
-   * none, the X-Ray header SQS keeps for it. Its trace id labels the record's lines from here on. A
-   * missing or unreadable one is counted and ignored: tracing never holds up an order.
+   * The producer's {@code traceparent} attribute, else the X-Ray header SQS keeps; its trace id labels the record's
+   * lines. A missing or unreadable one is counted and ignored: tracing never holds up an order.
    */
   private Optional<TraceContext> traceOf(SQSMessage message) {
     MessageAttribute traceparent = message.getMessageAttributes() == null ? null
@@ -90,8 +89,7 @@ public final class OrderFulfilment {
       metrics.count(MetricNames.TRACE_CONTEXT_MISSING);
       return Optional.empty();
     }
-    Optional<TraceContext> trace = traceparent != null
-        ? TraceContext.fromTraceparent(traceparent.getStringValue())
+    Optional<TraceContext> trace = traceparent != null ? TraceContext.fromTraceparent(traceparent.getStringValue())
         : TraceContext.fromAwsTraceHeader(awsTraceHeader);
     trace.ifPresentOrElse(found -> MDC.put(OrderLogFields.TRACE_ID, found.traceId()), () -> {
       metrics.count(MetricNames.TRACE_CONTEXT_MALFORMED);
@@ -109,8 +107,7 @@ public final class OrderFulfilment {
       if (!booked.madeBy(attemptId)) {
         return new RecordOutcome.AlreadyBooked(booked);
       }
-      return booked.source() == Booking.Source.ADOPTED
-          ? new RecordOutcome.Adopted(booked)
+      return booked.source() == Booking.Source.ADOPTED ? new RecordOutcome.Adopted(booked)
           : new RecordOutcome.Booked(booked);
     } catch (OrderHeldElsewhereException e) {
       return new RecordOutcome.InProgressElsewhere(
@@ -140,31 +137,26 @@ public final class OrderFulfilment {
   }
 
   private void report(RecordOutcome outcome) {
+    metrics.count(switch (outcome) {
+      case RecordOutcome.Booked b -> MetricNames.ORDER_BOOKED;
+      case RecordOutcome.Adopted a -> MetricNames.BOOKING_ADOPTED;
+      case RecordOutcome.AlreadyBooked d -> MetricNames.DUPLICATE_SUPPRESSED;
+      case RecordOutcome.Rejected r -> MetricNames.PERMANENT_FAILURE;
+      case RecordOutcome.Retry r -> MetricNames.TRANSIENT_FAILURE;
+      case RecordOutcome.InProgressElsewhere p -> MetricNames.IN_PROGRESS_ELSEWHERE;
+    });
     switch (outcome) {
-      case RecordOutcome.Booked b -> {
-        metrics.count(MetricNames.ORDER_BOOKED);
-        LOG.info("booked shipment {} ({})", b.booking().shipmentId(), b.booking().courier());
-      }
-      case RecordOutcome.Adopted a -> {
-        metrics.count(MetricNames.BOOKING_ADOPTED);
-        LOG.info("adopted shipment {} booked by an earlier, unfinished try", a.booking().shipmentId());
-      }
-      case RecordOutcome.AlreadyBooked d -> {
-        metrics.count(MetricNames.DUPLICATE_SUPPRESSED);
-        LOG.info("duplicate delivery: order already booked as shipment {}, nothing sent to the partner", d.booking().shipmentId());
-      }
-      case RecordOutcome.Rejected r -> {
-        metrics.count(MetricNames.PERMANENT_FAILURE);
-        LOG.error("permanent failure, returning the message for the DLQ: {}", r.reason());
-      }
-      case RecordOutcome.Retry r -> {
-        metrics.count(MetricNames.TRANSIENT_FAILURE);
-        LOG.warn("transient failure, the message returns {}: {}", when(r.next()), r.reason());
-      }
-      case RecordOutcome.InProgressElsewhere p -> {
-        metrics.count(MetricNames.IN_PROGRESS_ELSEWHERE);
-        LOG.info("another invocation is booking this order now; the message returns {}", when(p.next()));
-      }
+      case RecordOutcome.Booked(Booking b) -> LOG.info("booked shipment {} ({})", b.shipmentId(), b.courier());
+      case RecordOutcome.Adopted(Booking b) ->
+          LOG.info("adopted shipment {} booked by an earlier, unfinished try", b.shipmentId());
+      case RecordOutcome.AlreadyBooked(Booking b) -> LOG.info(
+          "duplicate delivery: order already booked as shipment {}, nothing sent to the partner", b.shipmentId());
+      case RecordOutcome.Rejected r ->
+          LOG.error("permanent failure, returning the message for the DLQ: {}", r.reason());
+      case RecordOutcome.Retry r ->
+          LOG.warn("transient failure, the message returns {}: {}", when(r.next()), r.reason());
+      case RecordOutcome.InProgressElsewhere p ->
+          LOG.info("another invocation is booking this order now; the message returns {}", when(p.next()));
     }
   }
 

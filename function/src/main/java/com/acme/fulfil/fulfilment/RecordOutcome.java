@@ -3,6 +3,7 @@ package com.acme.fulfil.fulfilment;
 import com.acme.fulfil.booking.Booking;
 import com.acme.fulfil.contract.OrderRecordLayout;
 import com.acme.fulfil.order.InvalidOrder;
+import java.util.Set;
 
 /** What became of one SQS record, and so what the queue must be told about it. */
 public sealed interface RecordOutcome {
@@ -23,22 +24,18 @@ public sealed interface RecordOutcome {
   /** This try found a booking an unfinished earlier try had made, and kept it. */
   record Adopted(Booking booking) implements Done {}
 
-  /** The order was already booked by an earlier delivery: nothing to do (the duplicate the incident lacked). */
+  /** The order was already booked by an earlier delivery: nothing to do. */
   record AlreadyBooked(Booking booking) implements Done {}
 
   /**
-   * Can never succeed as it is: sent straight to the DLQ with its reason, or, if that send fails,
-   * returned to the queue at once so the redrive policy moves it there after maxReceiveCount receives.
-   *
-   * @param failureClass {@code invalid_message} (the producer broke the order contract) or
-   *     {@code OrderRecordLayout.PARTNER_REJECTED} (the partner's verdict on the order)
-   * @param orderId the order's id, when the message had a readable one; null otherwise
+   * Can never succeed as it is: sent straight to the DLQ, or, if that send fails, returned at once for the redrive
+   * policy to move there. {@code failureClass} is one of {@link #CLASSES}; {@code orderId} is null if unreadable.
    */
   record Rejected(String failureClass, String reason, String orderId) implements RecordOutcome {
     public static final String INVALID_MESSAGE = "invalid_message";
-    public static final java.util.Set<String> CLASSES = java.util.Set.of(INVALID_MESSAGE, OrderRecordLayout.PARTNER_REJECTED);
+    public static final Set<String> CLASSES = Set.of(INVALID_MESSAGE, OrderRecordLayout.PARTNER_REJECTED);
 
-    /** The rejection of a body that breaks the order message contract: the function's and on-call's words for it. */
+    /** The rejection of a body that breaks the order message contract, in the function's and on-call's words. */
     public static Rejected invalid(InvalidOrder invalid) {
       return new Rejected(INVALID_MESSAGE, "invalid order message: " + invalid.reason(), invalid.orderId());
     }
@@ -47,9 +44,6 @@ public sealed interface RecordOutcome {
   /** Worth retrying (partner or AWS trouble, no time left): {@code next} says when the message may come back. */
   record Retry(String reason, NextTry next) implements RecordOutcome {}
 
-  /**
-   * Another invocation is booking this order right now: leave the message be until its lock ends
-   * ({@code next}); it will find the booking, or the order free.
-   */
+  /** Another invocation is booking this order now: the message waits until its lock ends ({@code next}). */
   record InProgressElsewhere(NextTry next) implements RecordOutcome {}
 }
