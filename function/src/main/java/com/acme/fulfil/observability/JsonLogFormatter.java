@@ -39,7 +39,9 @@ public final class JsonLogFormatter extends Formatter {
         out.writeObjectFieldStart("error");
         out.writeStringField("type", thrown.getClass().getName());
         out.writeStringField("message", thrown.getMessage());
-        out.writeStringField("stack", stack(thrown));
+        StringWriter stack = new StringWriter();
+        thrown.printStackTrace(new PrintWriter(stack));
+        out.writeStringField("stack", stack.toString());
         out.writeEndObject();
       }
       Map<String, String> context = Objects.requireNonNullElse(MDC.getCopyOfContextMap(), Map.of());
@@ -60,11 +62,5 @@ public final class JsonLogFormatter extends Formatter {
         : value >= Level.WARNING.intValue() ? "WARN"
         : value >= Level.INFO.intValue() ? "INFO"
         : value >= Level.FINE.intValue() ? "DEBUG" : "TRACE";
-  }
-
-  private static String stack(Throwable thrown) {
-    StringWriter stack = new StringWriter();
-    thrown.printStackTrace(new PrintWriter(stack));
-    return stack.toString();
   }
 }
