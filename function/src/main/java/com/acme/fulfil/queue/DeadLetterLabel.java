@@ -9,13 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/**
- * Why a message is in the DLQ, as the function judged it on its first receive. Each value is text SQS takes as an
- * attribute: the partner's words are cleaned and cut here, their whole kept in the log line and the order's record.
- */
+/** Why a message is in the DLQ, as the function judged it on its first receive, in text SQS takes as attributes. */
 record DeadLetterLabel(Map<String, String> values) {
-  /** Enough for every reason the function writes; a longer one is the partner's text run long. */
-  static final int VALUE_LIMIT = 1_024;
+  /** Enough for any reason of the function's; a partner's longer text is cut, whole in the log line and the record. */
+  private static final int VALUE_LIMIT = 1_024;
   private static final String CUT = "…";
 
   DeadLetterLabel {
@@ -32,7 +29,7 @@ record DeadLetterLabel(Map<String, String> values) {
       values.put(ORDER_ID, rejected.orderId());
     }
     firstSent(message).ifPresent(sent -> values.put(FIRST_SENT_AT, sent));
-    values.replaceAll((name, value) -> sendable(value, VALUE_LIMIT));
+    values.replaceAll((name, value) -> sendable(value));
     return new DeadLetterLabel(values);
   }
 
@@ -55,15 +52,15 @@ record DeadLetterLabel(Map<String, String> values) {
 
   /**
    * {@code text} in the characters SQS documents for an attribute value (#x9, #xA, #xD, #x20-#xD7FF, #xE000-#xFFFD,
-   * #x10000-#x10FFFF; any other, a lone surrogate too, becomes U+FFFD), cut to {@code limit} with an ellipsis.
+   * #x10000-#x10FFFF; any other, a lone surrogate too, becomes U+FFFD), cut to the limit with an ellipsis.
    */
-  static String sendable(String text, int limit) {
-    StringBuilder sendable = new StringBuilder(Math.min(text.length(), limit));
+  private static String sendable(String text) {
+    StringBuilder sendable = new StringBuilder(Math.min(text.length(), VALUE_LIMIT));
     text.codePoints().forEach(c -> sendable.appendCodePoint(allowed(c) ? c : 0xFFFD));
-    if (sendable.length() <= limit) {
+    if (sendable.length() <= VALUE_LIMIT) {
       return sendable.toString();
     }
-    int end = limit - CUT.length();
+    int end = VALUE_LIMIT - CUT.length();
     // Never between the two halves of a pair: a lone surrogate is not sendable either.
     if (Character.isHighSurrogate(sendable.charAt(end - 1))) {
       end--;

@@ -25,8 +25,9 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 
 /**
  * Sends a message that can never succeed straight to the DLQ on its first receive, not after maxReceiveCount partner
- * calls: as it was sent, X-Ray header included, with a {@link DeadLetterLabel} where it fits. For a partner's rejection
- * the order's record then names the DLQ message: that, not the label, is what {@code fulfil-ops dlq} drops on.
+ * calls: as it was sent, X-Ray header included, with a {@link DeadLetterLabel} where it fits, replacing an earlier
+ * life's label but none of the producer's attributes. For a partner's rejection the order's record then names the DLQ
+ * message: that, not the label, is what {@code fulfil-ops dlq} drops on.
  */
 public final class DeadLetters {
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);

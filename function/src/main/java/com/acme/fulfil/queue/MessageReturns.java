@@ -47,14 +47,12 @@ public final class MessageReturns {
       if (queueArn == null || queueArn.isBlank()) {
         LOG.warn("message {} names no source queue; it returns when its visibility timeout ends",
             r.message().getMessageId());
-        continue;
-      }
-      if (!withinTheCeiling(r)) {
+      } else if (!withinTheCeiling(r)) {
         LOG.warn("message {} cannot wait {} s: SQS keeps a message invisible at most 12 hours after its first receive;"
             + " it returns when its visibility timeout ends", r.message().getMessageId(), seconds(r.after()));
-        continue;
+      } else {
+        byQueue.computeIfAbsent(queueArn, arn -> new ArrayList<>()).add(r);
       }
-      byQueue.computeIfAbsent(queueArn, arn -> new ArrayList<>()).add(r);
     }
     byQueue.forEach((arn, fromQueue) -> {
       for (int i = 0; i < fromQueue.size(); i += SQS_BATCH_LIMIT) {
