@@ -3,6 +3,7 @@ package com.acme.fulfil.observability;
 import com.acme.fulfil.contract.FunctionEnvironment;
 import com.amazonaws.services.lambda.runtime.Context;
 import java.io.PrintStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,20 +17,11 @@ import java.util.logging.Logger;
 import org.slf4j.MDC;
 
 /**
- * The function's logging: SLF4J (the function's code, the AWS SDK, Powertools) onto java.util.logging,
- * whose lines {@link JsonLogFormatter} writes to standard output, where Lambda hands them to
- * CloudWatch Logs. Chosen over Log4j 2 for the cold start and the artifact (docs/performance.md):
- * java.util.logging is in the JDK and starts in milliseconds.
- *
- * <p>{@code FULFIL_LOG_LEVEL} (TRACE, DEBUG, INFO, WARN, ERROR; default INFO) sets the function's own
- * loggers; libraries log warnings and errors only.
+ * SLF4J (the function's code, the AWS SDK, Powertools) onto java.util.logging, written by {@link JsonLogFormatter}
+ * to standard output for CloudWatch Logs: java.util.logging is in the JDK and starts in milliseconds, unlike
+ * Log4j 2 (docs/performance.md). {@code FULFIL_LOG_LEVEL} sets the function's own loggers; libraries log WARN up.
  */
 public final class FunctionLogging {
-  /** Loggers whose lines are the function's: its own code, and the SDK, Powertools and EMF it calls. */
-  private static final String OWN = "com.acme.fulfil";
-  private static final String LIBRARIES = "software.amazon";
-  private static final String REQUEST_ID = "function_request_id";
-
   private final AtomicBoolean coldStart = new AtomicBoolean(true);
   private final String service;
   /** java.util.logging holds loggers weakly: a configured logger nobody references is collected with its handler. */
@@ -40,23 +32,16 @@ public final class FunctionLogging {
     this.configured = configured;
   }
 
-  /**
-   * Routes the function's loggers to JSON lines on standard output, once per JVM: a later call (another
-   * handler instance in a test JVM) replaces the handler rather than adding a second one.
-   */
+  /** Once per JVM: a later call (another handler instance in a test JVM) replaces the handler, never adds one. */
   public static FunctionLogging install(Map<String, String> environment, String service) {
     Level own = level(environment.getOrDefault(FunctionEnvironment.LOG_LEVEL, "INFO"));
-    return new FunctionLogging(service, List.of(
-        configure(Logger.getLogger(OWN), own),
-        configure(Logger.getLogger(LIBRARIES), Level.WARNING)));
+    return new FunctionLogging(service, List.of(configure(Logger.getLogger("com.acme.fulfil"), own),
+        configure(Logger.getLogger("software.amazon"), Level.WARNING)));
   }
 
-  /**
-   * Puts the invocation's keys on this thread for every line it logs, and takes them off again when the
-   * returned scope closes. Record threads get them through {@link #carryingKeys}.
-   */
+  /** The invocation's log keys, on this thread until the scope closes; records get them by {@link #carryingKeys}. */
   public InvocationScope invocation(Context context) {
-    MDC.put(REQUEST_ID, context.getAwsRequestId());
+    MDC.put("function_request_id", context.getAwsRequestId());
     MDC.put("coldStart", Boolean.toString(coldStart.getAndSet(false)));
     MDC.put("functionName", context.getFunctionName());
     MDC.put("functionVersion", context.getFunctionVersion());
@@ -66,11 +51,7 @@ public final class FunctionLogging {
     return MDC::clear;
   }
 
-  /**
-   * {@code work} as it is to run on another thread, with the log keys this thread has now; the other
-   * thread drops them, and whatever the work added, once it is done, so that a pooled thread's next
-   * record starts clean.
-   */
+  /** {@code work} with this thread's log keys, dropped when it is done so that a pooled thread starts clean. */
   public static <T> Callable<T> carryingKeys(Callable<T> work) {
     Map<String, String> keys = Objects.requireNonNullElse(MDC.getCopyOfContextMap(), Map.of());
     return () -> {
@@ -91,11 +72,9 @@ public final class FunctionLogging {
   }
 
   private static Logger configure(Logger logger, Level level) {
-    for (Handler existing : logger.getHandlers()) {
-      if (existing.getClass().getName().equals(StdoutHandler.class.getName())) {
-        logger.removeHandler(existing);
-      }
-    }
+    Arrays.stream(logger.getHandlers())
+        .filter(existing -> existing.getClass().getName().equals(StdoutHandler.class.getName()))
+        .forEach(logger::removeHandler);
     StdoutHandler handler = new StdoutHandler();
     handler.setFormatter(new JsonLogFormatter());
     logger.addHandler(handler);

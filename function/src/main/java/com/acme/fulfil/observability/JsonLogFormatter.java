@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.logging.Formatter;
 import java.util.logging.Level;
@@ -16,14 +17,8 @@ import java.util.logging.LogRecord;
 import org.slf4j.MDC;
 
 /**
- * One JSON object per line, with the keys CloudWatch Logs Insights queries and the runbook use:
- * {@code timestamp}, {@code level} (DEBUG, INFO, WARN, ERROR), {@code logger}, {@code message}, {@code
- * error} ({@code type}, {@code message}, {@code stack}) when there is one, and every key of the logging
- * thread's context: the invocation's ({@code function_request_id}, {@code coldStart}, {@code
- * functionName}...) and the record's ({@code message_id}, {@code order_id}, {@code receive_count}).
- *
- * <p>The context is read on the thread that logs, which is the thread the key belongs to: java.util.logging
- * formats synchronously in the caller.
+ * One JSON object per line: the fields CloudWatch Logs Insights queries and the runbook use (docs/design.md),
+ * then every key of the logging context, read on the thread that logs (java.util.logging formats in the caller).
  */
 public final class JsonLogFormatter extends Formatter {
   private static final DateTimeFormatter TIMESTAMP =
@@ -44,14 +39,14 @@ public final class JsonLogFormatter extends Formatter {
         out.writeObjectFieldStart("error");
         out.writeStringField("type", thrown.getClass().getName());
         out.writeStringField("message", thrown.getMessage());
-        out.writeStringField("stack", stack(thrown));
+        StringWriter stack = new StringWriter();
+        thrown.printStackTrace(new PrintWriter(stack));
+        out.writeStringField("stack", stack.toString());
         out.writeEndObject();
       }
-      Map<String, String> context = MDC.getCopyOfContextMap();
-      if (context != null) {
-        for (Map.Entry<String, String> key : new TreeMap<>(context).entrySet()) {
-          out.writeStringField(key.getKey(), key.getValue());
-        }
+      Map<String, String> context = Objects.requireNonNullElse(MDC.getCopyOfContextMap(), Map.of());
+      for (Map.Entry<String, String> key : new TreeMap<>(context).entrySet()) {
+        out.writeStringField(key.getKey(), key.getValue());
       }
       out.writeEndObject();
     } catch (IOException e) {
@@ -63,21 +58,9 @@ public final class JsonLogFormatter extends Formatter {
   /** SLF4J's level names, which SLF4J's java.util.logging binding maps to FINEST/FINE/INFO/WARNING/SEVERE. */
   static String level(Level level) {
     int value = level.intValue();
-    if (value >= Level.SEVERE.intValue()) {
-      return "ERROR";
-    }
-    if (value >= Level.WARNING.intValue()) {
-      return "WARN";
-    }
-    if (value >= Level.INFO.intValue()) {
-      return "INFO";
-    }
-    return value >= Level.FINE.intValue() ? "DEBUG" : "TRACE";
-  }
-
-  private static String stack(Throwable thrown) {
-    StringWriter stack = new StringWriter();
-    thrown.printStackTrace(new PrintWriter(stack));
-    return stack.toString();
+    return value >= Level.SEVERE.intValue() ? "ERROR"
+        : value >= Level.WARNING.intValue() ? "WARN"
+        : value >= Level.INFO.intValue() ? "INFO"
+        : value >= Level.FINE.intValue() ? "DEBUG" : "TRACE";
   }
 }

@@ -1,11 +1,6 @@
 package com.acme.fulfil.queue;
 
-import static com.acme.fulfil.contract.DeadLetterAttributes.FAILURE_AT;
-import static com.acme.fulfil.contract.DeadLetterAttributes.FAILURE_CLASS;
-import static com.acme.fulfil.contract.DeadLetterAttributes.FAILURE_REASON;
-import static com.acme.fulfil.contract.DeadLetterAttributes.FIRST_SENT_AT;
-import static com.acme.fulfil.contract.DeadLetterAttributes.ORDER_ID;
-import static com.acme.fulfil.contract.DeadLetterAttributes.SOURCE_MESSAGE_ID;
+import static com.acme.fulfil.contract.DeadLetterAttributes.*;
 
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
@@ -14,15 +9,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/**
- * Why a message is in the DLQ, as the function judged it on its first receive: the values of
- * {@code DeadLetterAttributes}, each sendable as an SQS attribute value (the reason is the partner's
- * words, partly: it is bounded and cleaned; the whole of it stays in the function's log line and the
- * order's record).
- */
+/** Why a message is in the DLQ, as the function judged it on its first receive, in text SQS takes as attributes. */
 record DeadLetterLabel(Map<String, String> values) {
-  /** Enough for every reason the function writes; a longer one is the partner's text run long. */
-  static final int VALUE_LIMIT = 1_024;
+  /** Enough for any reason of the function's; a partner's longer text is cut, whole in the log line and the record. */
+  private static final int VALUE_LIMIT = 1_024;
+  private static final String CUT = "…";
 
   DeadLetterLabel {
     values = Map.copyOf(values);
@@ -38,14 +29,11 @@ record DeadLetterLabel(Map<String, String> values) {
       values.put(ORDER_ID, rejected.orderId());
     }
     firstSent(message).ifPresent(sent -> values.put(FIRST_SENT_AT, sent));
-    values.replaceAll((name, value) -> SendableText.of(value, VALUE_LIMIT));
+    values.replaceAll((name, value) -> sendable(value));
     return new DeadLetterLabel(values);
   }
 
-  /**
-   * When the producer sent the order: a redriven message carries it in from its earlier life's label,
-   * since its own SentTimestamp is the redrive's.
-   */
+  /** A redriven message carries it from its earlier life's label, since its own SentTimestamp is the redrive's. */
   private static Optional<String> firstSent(SQSMessage message) {
     Optional<String> earlierLife = Optional.ofNullable(message.getMessageAttributes())
         .map(attributes -> attributes.get(FIRST_SENT_AT))
@@ -60,5 +48,28 @@ record DeadLetterLabel(Map<String, String> values) {
     } catch (NumberFormatException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * {@code text} in the characters SQS documents for an attribute value (#x9, #xA, #xD, #x20-#xD7FF, #xE000-#xFFFD,
+   * #x10000-#x10FFFF; any other, a lone surrogate too, becomes U+FFFD), cut to the limit with an ellipsis.
+   */
+  private static String sendable(String text) {
+    StringBuilder sendable = new StringBuilder(Math.min(text.length(), VALUE_LIMIT));
+    text.codePoints().forEach(c -> sendable.appendCodePoint(allowed(c) ? c : 0xFFFD));
+    if (sendable.length() <= VALUE_LIMIT) {
+      return sendable.toString();
+    }
+    int end = VALUE_LIMIT - CUT.length();
+    // Never between the two halves of a pair: a lone surrogate is not sendable either.
+    if (Character.isHighSurrogate(sendable.charAt(end - 1))) {
+      end--;
+    }
+    return sendable.substring(0, end) + CUT;
+  }
+
+  private static boolean allowed(int c) {
+    return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD)
+        || (c >= 0x10000 && c <= 0x10FFFF);
   }
 }

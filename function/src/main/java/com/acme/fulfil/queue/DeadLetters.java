@@ -1,14 +1,15 @@
 package com.acme.fulfil.queue;
 
-import com.acme.fulfil.fulfilment.RecordOutcome;
-import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.contract.DeadLetterAttributes;
 import com.acme.fulfil.contract.OrderRecordLayout;
+import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.acme.fulfil.observability.TraceContext;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -23,18 +24,14 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeNameForSe
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 
 /**
- * Sends a message that can never succeed straight to the DLQ on its first receive: one partner call for
- * a rejected order instead of a receive for each of maxReceiveCount. The message goes as it was sent
- * (its body, its attributes, its X-Ray header as the system attribute it came as), with a
- * {@link DeadLetterLabel} beside its attributes where SQS's limits (10 attributes, 256 KiB) leave room:
- * information for whoever reads it, never the ground of a verdict. It replaces a redriven message's
- * earlier life's label, and nothing of the producer's. For a partner's rejection the order's record then names the DLQ
- * message ({@link OrderRecords#deadLettered}): that, not the label, is what {@code fulfil-ops dlq} drops on.
+ * Sends a message that can never succeed straight to the DLQ on its first receive, not after maxReceiveCount partner
+ * calls: as it was sent, X-Ray header included, with a {@link DeadLetterLabel} where it fits, replacing an earlier
+ * life's label but none of the producer's attributes. For a partner's rejection the order's record then names the DLQ
+ * message: that, not the label, is what {@code fulfil-ops dlq} drops on.
  */
 public final class DeadLetters {
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
   private static final int ATTRIBUTE_LIMIT = 10;
-  /** Counting the body and every attribute's name, type and value. */
   private static final int SIZE_LIMIT = 256 * 1024;
 
   private final Supplier<SqsClient> sqs;
@@ -42,7 +39,6 @@ public final class DeadLetters {
   private final OrderRecords records;
   private final Clock clock;
 
-  /** @param deadLetterQueueUrl none where the function was deployed without it: every message then takes the redrive policy's path */
   public DeadLetters(Supplier<SqsClient> sqs, Optional<String> deadLetterQueueUrl, OrderRecords records, Clock clock) {
     this.sqs = sqs;
     this.deadLetterQueueUrl = deadLetterQueueUrl;
@@ -50,10 +46,7 @@ public final class DeadLetters {
     this.clock = clock;
   }
 
-  /**
-   * True once the DLQ holds the message: the source may then delete it. False if it could not be sent
-   * (no DLQ configured, SQS refused): the caller keeps today's path.
-   */
+  /** True once the DLQ holds the message, which the source may then delete; false with no DLQ or if SQS refused. */
   public boolean send(SQSMessage message, RecordOutcome.Rejected rejected) {
     if (deadLetterQueueUrl.isEmpty()) {
       return false;
@@ -65,11 +58,12 @@ public final class DeadLetters {
     Map<String, String> label = DeadLetterLabel.of(message, rejected, clock.instant()).values();
     Map<String, MessageAttributeValue> labelled = new HashMap<>(attributes);
     label.forEach((name, value) -> labelled.put(name, text(value)));
-    boolean labelFits = (earlierLifesLabel(attributes) || label.keySet().stream().noneMatch(attributes::containsKey))
+    boolean labelFits = (earlierLifesLabel(attributes) || Collections.disjoint(label.keySet(), attributes.keySet()))
         && fits(message.getBody(), labelled);
-    Map<MessageSystemAttributeNameForSends, MessageSystemAttributeValue> systemAttributes = new HashMap<>();
-    awsTraceHeader(message).ifPresent(header -> systemAttributes.put(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
-        MessageSystemAttributeValue.builder().dataType("String").stringValue(header).build()));
+    var systemAttributes = Optional.ofNullable(message.getAttributes()).map(a -> a.get(TraceContext.AWS_TRACE_HEADER))
+        .map(header -> Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
+            MessageSystemAttributeValue.builder().dataType("String").stringValue(header).build()))
+        .orElse(Map.of());
     String id;
     try {
       id = sqs.get().sendMessage(r -> r.queueUrl(deadLetterQueueUrl.get()).messageBody(message.getBody())
@@ -78,13 +72,14 @@ public final class DeadLetters {
       LOG.warn("could not send the message to the DLQ ({}); it takes the redrive policy's path", e.toString());
       return false;
     }
-    LOG.info("sent to the DLQ as message {}{}: {}", id, labelFits ? "" : " without its label (SQS's limits leave no room)",
-        rejected.reason());
+    LOG.info("sent to the DLQ as message {}{}: {}", id,
+        labelFits ? "" : " without its label (SQS's limits leave no room)", rejected.reason());
     if (OrderRecordLayout.PARTNER_REJECTED.equals(rejected.failureClass())) {
       try {
         records.deadLettered(rejected.orderId(), id);
       } catch (SdkException e) {
-        LOG.warn("the order's record does not name DLQ message {} ({}): dlq will say redrive, not drop", id, e.toString());
+        LOG.warn("the order's record does not name DLQ message {} ({}): dlq will say redrive, not drop",
+            id, e.toString());
       }
     }
     return true;
@@ -99,22 +94,15 @@ public final class DeadLetters {
   private static boolean fits(String body, Map<String, MessageAttributeValue> attributes) {
     long size = bytes(body);
     for (Map.Entry<String, MessageAttributeValue> attribute : attributes.entrySet()) {
-      size += bytes(attribute.getKey()) + size(attribute.getValue());
+      MessageAttributeValue value = attribute.getValue();
+      size += bytes(attribute.getKey()) + bytes(value.dataType()) + bytes(value.stringValue())
+          + (value.binaryValue() == null ? 0 : value.binaryValue().asByteArrayUnsafe().length);
     }
     return attributes.size() <= ATTRIBUTE_LIMIT && size <= SIZE_LIMIT;
   }
 
-  private static long size(MessageAttributeValue value) {
-    return bytes(value.dataType()) + (value.stringValue() == null ? 0 : bytes(value.stringValue()))
-        + (value.binaryValue() == null ? 0 : value.binaryValue().asByteArrayUnsafe().length);
-  }
-
   private static long bytes(String text) {
     return text == null ? 0 : text.getBytes(StandardCharsets.UTF_8).length;
-  }
-
-  private static Optional<String> awsTraceHeader(SQSMessage message) {
-    return Optional.ofNullable(message.getAttributes()).map(attributes -> attributes.get(TraceContext.AWS_TRACE_HEADER));
   }
 
   private static MessageAttributeValue text(String value) {
@@ -122,13 +110,8 @@ public final class DeadLetters {
   }
 
   private static MessageAttributeValue copy(MessageAttribute attribute) {
-    MessageAttributeValue.Builder copy = MessageAttributeValue.builder().dataType(attribute.getDataType());
-    if (attribute.getStringValue() != null) {
-      copy.stringValue(attribute.getStringValue());
-    }
-    if (attribute.getBinaryValue() != null) {
-      copy.binaryValue(SdkBytes.fromByteBuffer(attribute.getBinaryValue().duplicate()));
-    }
-    return copy.build();
+    var binary = Optional.ofNullable(attribute.getBinaryValue()).map(b -> SdkBytes.fromByteBuffer(b.duplicate()));
+    return MessageAttributeValue.builder().dataType(attribute.getDataType()).stringValue(attribute.getStringValue())
+        .binaryValue(binary.orElse(null)).build();
   }
 }

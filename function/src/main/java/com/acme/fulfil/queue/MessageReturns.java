@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -19,15 +20,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
 
 /**
- * Returns failed records' messages to the queue when their tries said ({@code ChangeMessageVisibility}
- * with this receive's receipt handle), before the invocation reports them as batch item failures: the
- * event source mapping leaves a failed message alone, invisible for the queue's whole timeout.
- *
- * <p>Best effort, message by message: a message SQS refuses to change, or one this class does not ask
- * for, keeps the queue's visibility timeout from its receive, which outlasts any try and its
- * late-booking hold ({@code TimingBudget}), so it returns later, never earlier. SQS refuses a visibility
- * that would end more than 12 hours after the message was first received; such a wait is not asked for.
- * A wait is rounded up to whole seconds, the unit SQS takes.
+ * Sets when failed records' messages return, before they are reported as batch item failures, which the event source
+ * mapping would leave invisible for the queue's whole timeout. Best effort: that timeout outlasts any try and its
+ * late-booking hold ({@code TimingBudget}), so a message not changed returns later, never earlier.
  */
 public final class MessageReturns {
   private static final Logger LOG = LoggerFactory.getLogger(MessageReturns.class);
@@ -40,7 +35,6 @@ public final class MessageReturns {
   /** A message of this invocation and how long from now it stays invisible. */
   public record Return(SQSMessage message, Duration after) {}
 
-  /** @param sqs the client, asked for only when a message is to be returned */
   public MessageReturns(Supplier<SqsClient> sqs, Clock clock) {
     this.sqs = sqs;
     this.clock = clock;
@@ -51,15 +45,14 @@ public final class MessageReturns {
     for (Return r : returns) {
       String queueArn = r.message().getEventSourceArn();
       if (queueArn == null || queueArn.isBlank()) {
-        LOG.warn("message {} names no source queue; it returns when its visibility timeout ends", r.message().getMessageId());
-        continue;
-      }
-      if (!withinTheCeiling(r)) {
+        LOG.warn("message {} names no source queue; it returns when its visibility timeout ends",
+            r.message().getMessageId());
+      } else if (!withinTheCeiling(r)) {
         LOG.warn("message {} cannot wait {} s: SQS keeps a message invisible at most 12 hours after its first receive;"
             + " it returns when its visibility timeout ends", r.message().getMessageId(), seconds(r.after()));
-        continue;
+      } else {
+        byQueue.computeIfAbsent(queueArn, arn -> new ArrayList<>()).add(r);
       }
-      byQueue.computeIfAbsent(queueArn, arn -> new ArrayList<>()).add(r);
     }
     byQueue.forEach((arn, fromQueue) -> {
       for (int i = 0; i < fromQueue.size(); i += SQS_BATCH_LIMIT) {
@@ -79,32 +72,26 @@ public final class MessageReturns {
       String queueUrl = queueUrlByArn.computeIfAbsent(queueArn, this::queueUrl);
       // Entry ids by position: the same message can be in a batch twice, and SQS refuses a request whose
       // ids repeat (BatchEntryIdsNotDistinct), which would leave every message of it waiting a whole timeout.
-      List<ChangeMessageVisibilityBatchRequestEntry> entries = new ArrayList<>();
-      for (int i = 0; i < returns.size(); i++) {
-        entries.add(ChangeMessageVisibilityBatchRequestEntry.builder().id(Integer.toString(i))
-            .receiptHandle(returns.get(i).message().getReceiptHandle())
-            .visibilityTimeout((int) seconds(returns.get(i).after())).build());
-      }
-      var response = sqs.get().changeMessageVisibilityBatch(r -> r.queueUrl(queueUrl).entries(entries));
-      response.failed().forEach(f -> LOG.warn("could not set when message {} returns; it returns when its visibility"
-          + " timeout ends: {} {}", returns.get(Integer.parseInt(f.id())).message().getMessageId(), f.code(), f.message()));
+      var entries = IntStream.range(0, returns.size()).mapToObj(i -> ChangeMessageVisibilityBatchRequestEntry.builder()
+          .id(Integer.toString(i)).receiptHandle(returns.get(i).message().getReceiptHandle())
+          .visibilityTimeout((int) seconds(returns.get(i).after())).build()).toList();
+      sqs.get().changeMessageVisibilityBatch(r -> r.queueUrl(queueUrl).entries(entries)).failed().forEach(f -> LOG.warn(
+          "could not set when message {} returns; it returns when its visibility timeout ends: {} {}",
+          returns.get(Integer.parseInt(f.id())).message().getMessageId(), f.code(), f.message()));
     } catch (SdkException | IllegalArgumentException e) {
       LOG.warn("could not set when {} message(s) return; they return when their visibility timeout ends: {}",
           returns.size(), e.toString());
     }
   }
 
-  /** Whole seconds, rounded up: a message locked until a moment must not return a fraction before it. */
+  /** Whole seconds, SQS's unit, rounded up: a message locked until a moment must not return a fraction before it. */
   private static long seconds(Duration wait) {
-    if (wait.isNegative() || wait.isZero()) {
-      return 0;
-    }
-    long seconds = wait.toSeconds();
-    return wait.equals(Duration.ofSeconds(seconds)) ? seconds : seconds + 1;
+    return Math.max(0, wait.plusNanos(999_999_999).toSeconds());
   }
 
   private static Optional<Instant> firstReceived(SQSMessage message) {
-    String millis = message.getAttributes() == null ? null : message.getAttributes().get("ApproximateFirstReceiveTimestamp");
+    String millis = message.getAttributes() == null ? null
+        : message.getAttributes().get("ApproximateFirstReceiveTimestamp");
     try {
       return millis == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(Long.parseLong(millis)));
     } catch (NumberFormatException e) {

@@ -14,13 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
-/**
- * How long a failed record's message waits before it returns, from what its try knew
- * ({@link NextTry}) and the {@link RetrySchedule} the stack deployed. Every wait is at least the
- * schedule's shortest for the message's receive count, so an order keeps retrying for the horizon
- * maxReceiveCount was derived from; none returns a message while a try that may still book its order
- * holds the lock.
- */
+/** How long a failed record's message waits, from its try's {@link NextTry} by the deployed {@link RetrySchedule}. */
 public final class RetryWaits {
   private static final Logger LOG = LoggerFactory.getLogger(RetryWaits.class);
   private final RetrySchedule schedule;
@@ -34,11 +28,7 @@ public final class RetryWaits {
     this.random = random;
   }
 
-  /**
-   * {@link #waitFor}, said in the record's log line with the moment as {@value OrderLogFields#NEXT_TRY_AT}
-   * (a field on-call's {@code ./fulfil-ops order} reads): a failed try's next try is the first thing
-   * on-call asks about an order that has not been booked yet.
-   */
+  /** {@link #waitFor}, logged with the moment as {@value OrderLogFields#NEXT_TRY_AT} for {@code fulfil-ops order}. */
   public Optional<Duration> announce(SQSMessage message, RecordOutcome outcome) {
     Optional<Duration> wait = waitFor(message, outcome);
     if (outcome.failed()) {
@@ -55,7 +45,7 @@ public final class RetryWaits {
   public Optional<Duration> waitFor(SQSMessage message, RecordOutcome outcome) {
     return switch (outcome) {
       case RecordOutcome.Done done -> Optional.empty();
-      // Never bookable: back for the redrive policy at once (only when the function's own DLQ send failed).
+      // Never bookable: back for the redrive policy at once (only when the function's DLQ send failed).
       case RecordOutcome.Rejected rejected -> Optional.of(Duration.ZERO);
       case RecordOutcome.Retry retry -> waitFor(OrderFulfilment.receiveCount(message), retry.next());
       case RecordOutcome.InProgressElsewhere held -> waitFor(OrderFulfilment.receiveCount(message), held.next());
@@ -68,8 +58,6 @@ public final class RetryWaits {
     Duration jitteredBackoff = times(backoff, 1 - jitter);
     return switch (next) {
       case NextTry.Backoff b -> Optional.of(jitteredBackoff);
-      // At least what the partner asked, spread upwards so that the tries it refused together do not all
-      // return together; never beyond the longest backoff, however long it asked for.
       case NextTry.PartnerAsked asked -> Optional.of(atMost(schedule.longestBackoff(),
           times(atLeast(backoff, asked.retryAfter()), 1 + jitter)));
       case NextTry.AfterLock lock -> Optional.of(atLeast(jitteredBackoff,
