@@ -1,6 +1,7 @@
 package com.acme.fulfil.ops;
 
 import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.TimingBudgetText;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -32,7 +33,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * function's configuration, with the caller's credentials and region, and the settings from infra/cdk.json;
  * against {@code ./run-local --serve} only when {@code FULFIL_OPS_STACK=local}, which it alone prints,
  * from the variables it prints ({@code QUEUE_URL}, {@code DLQ_URL}, {@code TABLE_NAME},
- * {@code SECRET_ARN}, {@code PARTNER_BASE_URL}, {@code FUNCTION_NAME}, {@code TIME_SCALE} and the
+ * {@code SECRET_ARN}, {@code PARTNER_BASE_URL}, {@code FUNCTION_NAME}, {@code TIMING_BUDGET} and the
  * {@code AWS_ENDPOINT_URL_*} endpoints), every one of which must be a loopback address. The runbook sets
  * some of the same names for AWS, so none of them alone may select the local stack. In AWS the SDK's
  * {@code AWS_ENDPOINT_URL} and {@code AWS_ENDPOINT_URL_<SERVICE>} variables are honoured, so a stack
@@ -112,11 +113,13 @@ record Stack(
         build(DynamoDbClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_DYNAMODB")),
         build(SecretsManagerClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_SECRETS_MANAGER")),
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
-    int scale = Integer.parseInt(env.getOrDefault("TIME_SCALE", "1"));
+    // The budget the local run created the stack from, as it printed it: one derived here from a time scale
+    // missed the floors the local run keeps for real work (a 90 s visibility timeout taken for 60 s).
+    TimingBudget budget = TimingBudgetText.read(required(env, "TIMING_BUDGET"));
     return new Stack("the local stack (" + env.get("QUEUE_URL") + ")", env.get("QUEUE_URL"), required(env, "DLQ_URL"),
         required(env, "TABLE_NAME"), required(env, "SECRET_ARN"), URI.create(required(env, "PARTNER_BASE_URL")),
         env.getOrDefault("FUNCTION_NAME", DEFAULT_STACK), Optional.empty(), Optional.empty(),
-        TimingBudget.defaults().scaledDown(scale), Optional.empty(), clients);
+        budget, Optional.empty(), clients);
   }
 
   private static Stack deployed(Map<String, String> env, String stackName) {
