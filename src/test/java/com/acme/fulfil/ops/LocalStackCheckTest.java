@@ -54,13 +54,17 @@ class LocalStackCheckTest {
   }
 
   @Test
-  void aFreshLocalStackHasNoDrift() throws Exception {
+  void aFreshLocalStackHasNoDriftAndCheckSaysWhatItCannotCheckThere() throws Exception {
     Duration visibility = SERVED.queue().visibilityTimeout();
     assertThat(visibility).as("the local run's floors").isNotEqualTo(TimingBudget.defaults().scaledDown(30).visibilityTimeout());
 
     OpsRun check = new OpsRun(env, "check");
     assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
-    assertThat(check.out()).contains("visibility " + visibility.toSeconds() + " s").contains("no drift found");
+    assertThat(check.out()).contains("checked the queue's visibility timeout and redrive policy of the local stack")
+        .contains("against the timing budget ./run-local --serve created it from (visibility " + visibility.toSeconds() + " s")
+        .contains("not checked on the local stack, which has no CloudFormation to compare with a template: the queues'"
+            + " retention, the table, the function and its mapping")
+        .contains("no drift found");
     assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).isEmpty();
   }
 
@@ -72,8 +76,8 @@ class LocalStackCheckTest {
     try {
       OpsRun check = new OpsRun(env, "check");
       assertThat(check.exitCode()).as(check.out() + check.err()).isEqualTo(1);
-      assertThat(check.out()).contains("orders-to-fulfil's visibility timeout is " + byHand + " s, the budget says "
-          + created + " s: a try that outlives it is handed to a second invocation");
+      assertThat(check.out()).contains("orders-to-fulfil's visibility timeout is " + byHand + " s, ./run-local --serve"
+          + " created it with " + created + " s: a try that outlives it is handed to a second invocation");
       assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(1);
     } finally {
       setVisibilityTimeout(created);
