@@ -345,7 +345,7 @@ class FulfilOpsOnAwsTest {
     assertThat(report.path("capacity_orders_per_hour_worst_case").asLong()).isEqualTo(126);
     assertThat(report.path("arrivals_outpace_capacity").asBoolean()).isTrue();
     assertThat(new OpsRun(env, "capacity").out()).contains("(400% of capacity)")
-        .contains("orders arrive faster than they are booked: runbook section 16");
+        .contains("orders arrive faster than they are booked: the runbook's \"A backlog\"");
   }
 
   @Test
