@@ -35,9 +35,13 @@ public final class OnCallSettings {
   /** The timing numbers that follow from the others unless set: a deploy may still set them with {@code -c}. */
   public static final List<String> FOLLOWING = List.of("visibilityTimeoutSeconds", "maxReceiveCount", "idempotencyTtlDays");
 
+  /** What a deploy records in its template ({@link #DEPLOYED_WITH}) and check compares with the committed file. */
+  public static final List<String> RECORDED =
+      java.util.stream.Stream.concat(ALL.stream(), FOLLOWING.stream()).toList();
+
   /**
    * The key of the stack template's metadata under which a deploy records the value it read for each setting
-   * of {@link #ALL} and {@link #FOLLOWING} that it was given ({@code -c} values included), as text:
+   * of {@link #RECORDED} that it was given ({@code -c} values included), as text:
    * {@code ./fulfil-ops check} compares them with the committed file, which CloudFormation's drift detection,
    * comparing resources with that template, cannot do.
    */

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import software.amazon.awscdk.App;
 
 /**
@@ -62,8 +61,8 @@ public final class FulfilOrderApp {
     // What this deploy read, -c values included. Drift detection compares the resources with this template;
     // only ./fulfil-ops check, comparing these with the committed infra/cdk.json, sees a deploy from other settings.
     Map<String, String> deployedWith = new LinkedHashMap<>();
-    Stream.concat(OnCallSettings.ALL.stream(), OnCallSettings.FOLLOWING.stream())
-        .forEach(key -> Optional.ofNullable(context.apply(key)).ifPresent(value -> deployedWith.put(key, value)));
+    OnCallSettings.RECORDED.forEach(key -> Optional.ofNullable(context.apply(key))
+        .ifPresent(value -> deployedWith.put(key, value)));
     stack.addMetadata(OnCallSettings.DEPLOYED_WITH, deployedWith);
     return Optional.of(stack);
   }

@@ -10,14 +10,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Stream;
 
 /**
  * infra/cdk.json's context as committed, the one file {@code cdk synth}, the deploy workflow and {@code check}
  * read. {@code ./fulfil-ops} names the file in {@link #FILE_VARIABLE}.
  *
- * @param values each setting of {@link OnCallSettings#ALL} and {@link OnCallSettings#FOLLOWING} the file gives a
- *     value, as text, as synth reads it: one it commits as null (the environment's values, left to the team) is absent
+ * @param values each setting of {@link OnCallSettings#RECORDED} the file gives a value, as text, as synth reads
+ *     it: one it commits as null (the environment's values, left to the team) is absent
  */
 record CommittedSettings(Map<String, String> values) {
   static final String FILE_VARIABLE = "FULFIL_OPS_CDK_JSON";
@@ -42,8 +41,7 @@ record CommittedSettings(Map<String, String> values) {
     }
     // A setting the file lacks is no error here: check names it, against what the stack was deployed with.
     Map<String, String> values = new LinkedHashMap<>();
-    Stream.concat(OnCallSettings.ALL.stream(), OnCallSettings.FOLLOWING.stream())
-        .filter(key -> context.path(key).isValueNode() && !context.get(key).isNull())
+    OnCallSettings.RECORDED.stream().filter(key -> context.path(key).isValueNode() && !context.get(key).isNull())
         .forEach(key -> values.put(key, context.get(key).asText()));
     return new CommittedSettings(values);
   }
@@ -58,8 +56,7 @@ record CommittedSettings(Map<String, String> values) {
    * template that deploy made.
    */
   List<String> differencesFrom(Map<String, String> deployedWith) {
-    return Stream.concat(OnCallSettings.ALL.stream(), OnCallSettings.FOLLOWING.stream())
-        .filter(key -> !Objects.equals(values.get(key), deployedWith.get(key)))
+    return OnCallSettings.RECORDED.stream().filter(key -> !Objects.equals(values.get(key), deployedWith.get(key)))
         .map(key -> deployedWith.containsKey(key)
             ? "the stack was deployed with " + key + " " + deployedWith.get(key) + ", " + NAME + " commits "
                 + values.getOrDefault(key, "none") + ": commit " + deployedWith.get(key) + " there if it was meant, or"
