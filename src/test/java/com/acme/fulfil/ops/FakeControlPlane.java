@@ -19,11 +19,12 @@ import java.util.stream.Collectors;
 
 /**
  * The parts of AWS that only a deployed stack has, answering as AWS documents them: CloudFormation's
- * DescribeStacks, CloudWatch's DescribeAlarms and GetMetricData, and SNS's ListSubscriptionsByTopic (query protocol,
+ * DescribeStacks, GetTemplateSummary and drift detection (DetectStackDrift, DescribeStackDriftDetectionStatus,
+ * DescribeStackResourceDrifts), CloudWatch's GetMetricData, and SNS's ListSubscriptionsByTopic (query protocol,
  * XML), Lambda's GetFunctionConfiguration, GetEventSourceMapping and ListEventSourceMappings (REST, JSON), CloudWatch Logs'
- * FilterLogEvents (JSON 1.1) over the function's log lines. What it answers is
- * a deployment as the CDK stack makes it, which a test then changes the way someone in the console
- * would. Queues and the table stay on the real (emulated) SQS and DynamoDB.
+ * FilterLogEvents (JSON 1.1) over the function's log lines. What it answers is a deployment as the CDK stack
+ * makes it, and what drift detection finds once a test has changed it the way someone in the console would.
+ * Queues and the table stay on the real (emulated) SQS and DynamoDB.
  */
 final class FakeControlPlane implements AutoCloseable {
   static final String STACK = "fulfil-order";
@@ -34,6 +35,15 @@ final class FakeControlPlane implements AutoCloseable {
   /** The secret the function reads the partner's key from, and the address subscribed to the topic. */
   static final String SECRET_ARN = "arn:aws:secretsmanager:us-east-1:000000000000:secret:partner-api-key-AbC123";
   static final String ALARM_EMAIL = "oncall@example.com";
+  static final String STACK_ID = "arn:aws:cloudformation:us-east-1:000000000000:stack/" + STACK
+      + "/6d2c9a60-ca5b-11f0-8de9-0242ac120002";
+  static final String DETECTION_ID = "b78ac9b0-dec1-11e7-a451-503a3e7b9b43";
+
+  /** One resource as drift detection found it: IN_SYNC, MODIFIED (with its differences) or DELETED. */
+  record ResourceDrift(String logicalId, String type, String physicalId, String status, List<PropertyDifference> differences) {}
+
+  /** @param type ADD, REMOVE or NOT_EQUAL */
+  record PropertyDifference(String path, String expected, String actual, String type) {}
 
   private final HttpServer server;
   private final ObjectMapper json = new ObjectMapper();
@@ -42,13 +52,18 @@ final class FakeControlPlane implements AutoCloseable {
   private final String queueArn;
   /** Every call served, as "Service Operation". */
   final List<String> served = new CopyOnWriteArrayList<>();
-  volatile String mappingState = "Enabled";
-  volatile int functionTimeoutSeconds;
-  volatile String functionPartnerBaseUrl = PARTNER_BASE_URL;
-  /** The mapping's MetricsConfig.Metrics, as GetEventSourceMapping and ListEventSourceMappings return it. */
-  final List<String> mappingMetrics = new CopyOnWriteArrayList<>(List.of("EventCount"));
-  final List<String> alarms = new CopyOnWriteArrayList<>(com.acme.fulfil.contract.AlarmNames.ALL);
   final List<String> subscriptions = new CopyOnWriteArrayList<>(List.of(TOPIC + ":0f6c7d1e-oncall"));
+  /** How drift detection ends: DETECTION_COMPLETE, or DETECTION_FAILED with {@link #detectionStatusReason}. */
+  volatile String detection = "DETECTION_COMPLETE";
+  volatile String detectionStatusReason;
+  /** How many status answers say DETECTION_IN_PROGRESS before it ends. */
+  volatile int answersInProgress;
+  /** The stack's drift status as detection reports it; null: DRIFTED when a resource drifted, else IN_SYNC. */
+  volatile String stackDriftStatus;
+  /** What drift detection finds, each resource as DescribeStackResourceDrifts describes it (IN_SYNC ones too). */
+  final List<ResourceDrift> resourceDrifts = new CopyOnWriteArrayList<>();
+  /** The deployed template's Metadata section, as GetTemplateSummary returns it (JSON); null: it has none. */
+  volatile String templateMetadata;
   /**
    * CloudWatch's five-minute datapoints, newest first, by "namespace metric statistic dimension=value"
    * (as GetMetricData names a metric); a metric with none answers an empty series, as CloudWatch does.
@@ -56,14 +71,6 @@ final class FakeControlPlane implements AutoCloseable {
   final Map<String, List<Double>> metrics = new java.util.concurrent.ConcurrentHashMap<>();
   /** Null: ScalingConfig left out, as Lambda leaves it out of a mapping without a cap. */
   volatile Integer mappingMaximumConcurrency = 10;
-  volatile int functionMemoryMb = 512;
-  volatile String functionLogLevel = "INFO";
-  /** Lambda's TracingConfig.Mode: PassThrough unless active tracing is on. */
-  volatile String functionTracing = "PassThrough";
-  /** Each alarm's threshold, as DescribeAlarms returns it: the stack's for cdk.json's settings until a test changes one. */
-  final Map<String, Double> alarmThresholds = new java.util.concurrent.ConcurrentHashMap<>();
-  /** Alarms someone took the OK action off. */
-  final List<String> alarmsWithoutOkAction = new CopyOnWriteArrayList<>();
   /** The function's log group, one line per event, as the function writes them. */
   final List<String> logLines = new CopyOnWriteArrayList<>();
 
@@ -74,7 +81,6 @@ final class FakeControlPlane implements AutoCloseable {
     this.outputs.put("PartnerBaseUrl", PARTNER_BASE_URL);
     this.budget = budget;
     this.queueArn = queueArn;
-    this.functionTimeoutSeconds = (int) budget.functionTimeout().toSeconds();
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/", this::answer);
     server.start();
@@ -108,9 +114,19 @@ final class FakeControlPlane implements AutoCloseable {
         Map<String, String> form = form(body);
         String action = form.getOrDefault("Action", "");
         served.add(action);
+        if (form.containsKey("StackName") && !STACK.equals(form.get("StackName"))) {
+          send(exchange, 400, "text/xml", error("ValidationError", "Stack with id " + form.get("StackName") + " does not exist"));
+          return;
+        }
         switch (action) {
-          case "DescribeStacks" -> describeStacks(exchange, form.get("StackName"));
-          case "DescribeAlarms" -> send(exchange, 200, "text/xml", describeAlarms());
+          case "DescribeStacks" -> describeStacks(exchange);
+          case "GetTemplateSummary" -> send(exchange, 200, "text/xml", cloudFormation("GetTemplateSummary",
+              (templateMetadata == null ? "" : "<Metadata>" + xml(templateMetadata) + "</Metadata>")
+                  + "<Parameters/><Version>2010-09-09</Version>"));
+          case "DetectStackDrift" -> send(exchange, 200, "text/xml", cloudFormation("DetectStackDrift",
+              "<StackDriftDetectionId>" + DETECTION_ID + "</StackDriftDetectionId>"));
+          case "DescribeStackDriftDetectionStatus" -> send(exchange, 200, "text/xml", driftDetectionStatus());
+          case "DescribeStackResourceDrifts" -> send(exchange, 200, "text/xml", resourceDrifts(form));
           case "GetMetricData" -> send(exchange, 200, "text/xml", getMetricData(form));
           case "ListSubscriptionsByTopic" -> send(exchange, 200, "text/xml", listSubscriptions());
           default -> send(exchange, 400, "text/xml", error("InvalidAction", "not served by this fake: " + action));
@@ -119,33 +135,61 @@ final class FakeControlPlane implements AutoCloseable {
     }
   }
 
-  private void describeStacks(HttpExchange exchange, String stackName) throws IOException {
-    if (!STACK.equals(stackName)) {
-      send(exchange, 400, "text/xml", error("ValidationError", "Stack with id " + stackName + " does not exist"));
-      return;
-    }
+  private void describeStacks(HttpExchange exchange) throws IOException {
     String members = outputs.entrySet().stream()
         .map(o -> "<member><OutputKey>" + o.getKey() + "</OutputKey><OutputValue>" + xml(o.getValue()) + "</OutputValue></member>")
         .collect(Collectors.joining());
-    send(exchange, 200, "text/xml", queryAnswer("DescribeStacks", "http://cloudformation.amazonaws.com/doc/2010-05-15/", """
+    send(exchange, 200, "text/xml", cloudFormation("DescribeStacks", """
         <Stacks><member>
           <StackName>%s</StackName>
-          <StackId>arn:aws:cloudformation:us-east-1:000000000000:stack/%s/6d2c9a60-ca5b-11f0-8de9-0242ac120002</StackId>
+          <StackId>%s</StackId>
           <CreationTime>2026-11-20T09:00:00Z</CreationTime>
           <StackStatus>UPDATE_COMPLETE</StackStatus>
           <Outputs>%s</Outputs>
-        </member></Stacks>""".formatted(STACK, STACK, members)));
+        </member></Stacks>""".formatted(STACK, STACK_ID, members)));
+  }
+
+  /** DescribeStackDriftDetectionStatus: in progress for {@link #answersInProgress} answers, then as set. */
+  private String driftDetectionStatus() {
+    boolean inProgress = answersInProgress > 0;
+    answersInProgress--;
+    long drifted = resourceDrifts.stream().filter(drift -> !drift.status().equals("IN_SYNC")).count();
+    String status = stackDriftStatus != null ? stackDriftStatus : drifted > 0 ? "DRIFTED" : "IN_SYNC";
+    return cloudFormation("DescribeStackDriftDetectionStatus", "<StackId>" + STACK_ID + "</StackId>"
+        + "<StackDriftDetectionId>" + DETECTION_ID + "</StackDriftDetectionId>"
+        + (inProgress ? "<DetectionStatus>DETECTION_IN_PROGRESS</DetectionStatus>"
+            : "<StackDriftStatus>" + status + "</StackDriftStatus><DetectionStatus>" + detection + "</DetectionStatus>"
+                + (detectionStatusReason == null ? "" : "<DetectionStatusReason>" + xml(detectionStatusReason)
+                    + "</DetectionStatusReason>")
+                + "<DriftedStackResourceCount>" + drifted + "</DriftedStackResourceCount>")
+        + "<Timestamp>2026-11-26T09:00:00Z</Timestamp>");
+  }
+
+  /** DescribeStackResourceDrifts, filtered by StackResourceDriftStatusFilters as CloudFormation filters them. */
+  private String resourceDrifts(Map<String, String> form) {
+    List<String> filters = form.entrySet().stream().filter(e -> e.getKey().startsWith("StackResourceDriftStatusFilters.member."))
+        .map(Map.Entry::getValue).toList();
+    String members = resourceDrifts.stream().filter(drift -> filters.isEmpty() || filters.contains(drift.status()))
+        .map(drift -> "<member><StackId>" + STACK_ID + "</StackId><LogicalResourceId>" + drift.logicalId()
+            + "</LogicalResourceId><PhysicalResourceId>" + xml(drift.physicalId()) + "</PhysicalResourceId><ResourceType>"
+            + drift.type() + "</ResourceType><StackResourceDriftStatus>" + drift.status() + "</StackResourceDriftStatus>"
+            + "<PropertyDifferences>" + drift.differences().stream().map(d -> "<member><PropertyPath>" + xml(d.path())
+                + "</PropertyPath><ExpectedValue>" + xml(d.expected()) + "</ExpectedValue><ActualValue>" + xml(d.actual())
+                + "</ActualValue><DifferenceType>" + d.type() + "</DifferenceType></member>").collect(Collectors.joining())
+            + "</PropertyDifferences><Timestamp>2026-11-26T09:00:00Z</Timestamp></member>")
+        .collect(Collectors.joining());
+    return cloudFormation("DescribeStackResourceDrifts", "<StackResourceDrifts>" + members + "</StackResourceDrifts>");
   }
 
   private String functionConfiguration() throws IOException {
     ObjectNode configuration = json.createObjectNode()
         .put("FunctionName", "fulfil-order").put("FunctionArn", ALIAS).put("Runtime", "java21")
-        .put("Timeout", functionTimeoutSeconds).put("MemorySize", functionMemoryMb);
-    configuration.putObject("TracingConfig").put("Mode", functionTracing);
+        .put("Timeout", budget.functionTimeout().toSeconds()).put("MemorySize", 512);
+    configuration.putObject("TracingConfig").put("Mode", "PassThrough");
     ObjectNode variables = configuration.putObject("Environment").putObject("Variables");
     budget.functionEnvironment().forEach(variables::put);
-    variables.put("FULFIL_LOG_LEVEL", functionLogLevel);
-    variables.put("PARTNER_BASE_URL", functionPartnerBaseUrl);
+    variables.put("FULFIL_LOG_LEVEL", "INFO");
+    variables.put("PARTNER_BASE_URL", PARTNER_BASE_URL);
     variables.put("PARTNER_API_KEY_SECRET_ID", SECRET_ARN);
     return json.writeValueAsString(configuration);
   }
@@ -164,14 +208,12 @@ final class FakeControlPlane implements AutoCloseable {
   private ObjectNode mapping() {
     ObjectNode mapping = json.createObjectNode().put("UUID", "a1b2c3d4-5678-90ab-cdef-11111EXAMPLE")
         .put("BatchSize", budget.batchSize()).put("MaximumBatchingWindowInSeconds", budget.batchingWindow().toSeconds())
-        .put("EventSourceArn", queueArn).put("FunctionArn", ALIAS).put("State", mappingState);
+        .put("EventSourceArn", queueArn).put("FunctionArn", ALIAS).put("State", "Enabled");
     if (mappingMaximumConcurrency != null) {
       mapping.putObject("ScalingConfig").put("MaximumConcurrency", mappingMaximumConcurrency);
     }
     mapping.putArray("FunctionResponseTypes").add("ReportBatchItemFailures");
-    if (!mappingMetrics.isEmpty()) {
-      mappingMetrics.forEach(mapping.putObject("MetricsConfig").putArray("Metrics")::add);
-    }
+    mapping.putObject("MetricsConfig").putArray("Metrics").add("EventCount");
     return mapping;
   }
 
@@ -190,16 +232,6 @@ final class FakeControlPlane implements AutoCloseable {
     }
     answer.putArray("searchedLogStreams");
     return json.writeValueAsString(answer);
-  }
-
-  private String describeAlarms() {
-    String members = alarms.stream().map(name -> "<member><AlarmName>" + name + "</AlarmName><ActionsEnabled>true</ActionsEnabled>"
-        + "<AlarmActions><member>" + TOPIC + "</member></AlarmActions>"
-        + "<OKActions>" + (alarmsWithoutOkAction.contains(name) ? "" : "<member>" + TOPIC + "</member>") + "</OKActions>"
-        + (alarmThresholds.containsKey(name) ? "<Threshold>" + alarmThresholds.get(name) + "</Threshold>" : "")
-        + "<StateValue>OK</StateValue></member>")
-        .collect(Collectors.joining());
-    return queryAnswer("DescribeAlarms", "http://monitoring.amazonaws.com/doc/2010-08-01/", "<MetricAlarms>" + members + "</MetricAlarms>");
   }
 
   /**
@@ -236,6 +268,10 @@ final class FakeControlPlane implements AutoCloseable {
         .collect(Collectors.joining());
     return queryAnswer("ListSubscriptionsByTopic", "http://sns.amazonaws.com/doc/2010-03-31/",
         "<Subscriptions>" + members + "</Subscriptions>");
+  }
+
+  private static String cloudFormation(String action, String result) {
+    return queryAnswer(action, "http://cloudformation.amazonaws.com/doc/2010-05-15/", result);
   }
 
   /** The query protocol's envelope: {@code <ActionResponse><ActionResult>...</ActionResult><ResponseMetadata>}. */

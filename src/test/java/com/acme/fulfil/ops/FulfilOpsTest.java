@@ -36,21 +36,20 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * On-call's command against a running local deployment of the packaged function, with the variables
  * {@code ./run-local --serve} prints: from the alarm to the redrive, as docs/runbook.md's DLQ page
- * goes, judged by what the partner booked and what the queues hold; and the drift check catching a
- * visibility timeout changed by hand.
+ * goes, judged by what the partner booked and what the queues hold. {@code check} on the local stack has
+ * a class of its own, {@link LocalStackCheckTest}.
  */
 @OnSelectedBackend
 class FulfilOpsTest {
   /**
    * The stack's default timing at 1/150 as far as the queues and retries go (12 s visibility, retries
-   * from 33 ms doubling to 12 s for at least 60 s: 14 receives), which is what {@code check} compares;
-   * the function gets {@link TestBudgets#quick()}'s partner numbers inside the same 2 s timeout, since
-   * the defaults at that scale leave a try 33 ms to spare.
+   * from 33 ms doubling to 12 s for at least 60 s: 14 receives); the function gets {@link
+   * TestBudgets#quick()}'s partner numbers inside the same 2 s timeout, since the defaults at that scale
+   * leave a try 33 ms to spare.
    */
   private static final int TIME_SCALE = 150;
   private static final TimingBudget BUDGET = TestBudgets.quickBuilder(Duration.ofSeconds(1))
@@ -65,11 +64,8 @@ class FulfilOpsTest {
 
   @BeforeAll
   static void deploy(AwsBackend backend) {
-    TimingBudget scaledDefaults = TimingBudget.defaults().scaledDown(TIME_SCALE);
-    assertThat(BUDGET.visibilityTimeout()).isEqualTo(scaledDefaults.visibilityTimeout());
-    assertThat(BUDGET.maxReceiveCount()).isEqualTo(scaledDefaults.maxReceiveCount());
     fulfil = FulfilOrderUnderTest.on(backend, "ops").budget(BUDGET).start();
-    env = fulfil.runbookEnvironment(TIME_SCALE).variables();
+    env = fulfil.runbookEnvironment().variables();
   }
 
   /**
@@ -595,24 +591,6 @@ class FulfilOpsTest {
   private static JsonNode letterFor(String orderId) throws Exception {
     return StreamSupport.stream(json("dlq").path("dead_letters").spliterator(), false)
         .filter(letter -> orderId.equals(letter.path("order_id").asText())).findFirst().orElseThrow();
-  }
-
-  @Test
-  void checkFindsTheVisibilityTimeoutSomeoneSetBackTo30Seconds() throws Exception {
-    OpsRun clean = run("check");
-    assertThat(clean.exitCode()).as(clean.out()).isZero();
-    assertThat(clean.out()).contains("no drift found");
-
-    String queueUrl = env.get("QUEUE_URL");
-    fulfil.sqs().setQueueAttributes(r -> r.queueUrl(queueUrl).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "30")));
-    try {
-      OpsRun drifted = run("check");
-      assertThat(drifted.exitCode()).isEqualTo(1);
-      assertThat(drifted.out()).contains("orders-to-fulfil's visibility timeout is 30 s, the budget says 12 s");
-      assertThat(json("check").path("findings")).hasSize(1);
-    } finally {
-      fulfil.sqs().setQueueAttributes(r -> r.queueUrl(queueUrl).attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "12")));
-    }
   }
 
   @Test

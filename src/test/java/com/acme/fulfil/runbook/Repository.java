@@ -113,6 +113,23 @@ final class Repository {
     return names;
   }
 
+  /** The runbook sections ops' sentences send on-call to, by how their titles begin (ops' RunbookSection). */
+  Set<String> opsRunbookSections() {
+    return matches("ops/src/main/java/com/acme/fulfil/ops/RunbookSection.java", "static final String \\w+ = \"([^\"]+)\";");
+  }
+
+  /** Each place in ops' main sources that names a runbook section by its number, which changes with the runbook. */
+  List<String> opsSectionNumbers() {
+    List<String> found = new ArrayList<>();
+    for (Path source : javaSources("ops/src/main/java")) {
+      Matcher number = Pattern.compile("(?i)sections? \\d+").matcher(read(root.relativize(source).toString()));
+      while (number.find()) {
+        found.add(source.getFileName() + ": " + number.group());
+      }
+    }
+    return found;
+  }
+
   /** A whole-number setting as infra/cdk.json commits it, the value synth and the deploy read. */
   int committedSetting(String key) {
     return Integer.parseInt(matches("infra/cdk.json", "\"" + Pattern.quote(key) + "\"\\s*:\\s*(\\d+)").iterator().next());

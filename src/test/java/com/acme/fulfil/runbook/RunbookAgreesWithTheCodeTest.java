@@ -126,6 +126,18 @@ class RunbookAgreesWithTheCodeTest {
     }
   }
 
+  /** ./fulfil-ops names a section by its title, which stays put when sections are added before it. */
+  @Test
+  void everyRunbookSectionOpsNamesIsTitledSoAndOpsNamesNoneByNumber() {
+    List<String> titles = runbook.sections().stream()
+        .map(section -> SECTION_NUMBER.matcher(section.title()).replaceFirst("")).toList();
+    for (String named : repository.opsRunbookSections()) {
+      assertThat(titles).as("a runbook section whose title begins '%s', which ./fulfil-ops names", named)
+          .anyMatch(title -> title.startsWith(named));
+    }
+    assertThat(repository.opsSectionNumbers()).as("runbook sections ./fulfil-ops names by number").isEmpty();
+  }
+
   @Test
   void timingChangeShowsTheRefusalSynthPrintsAndTheValueThatSettlesIt() {
     RunbookDocument.Section section = runbook.section("Changing a timing number");

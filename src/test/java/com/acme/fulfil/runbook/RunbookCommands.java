@@ -86,9 +86,9 @@ abstract class RunbookCommands {
     sqs = aws.connection().sqsClient();
     secrets = aws.connection().secretsManagerClient();
     partner = SimulatedPartner.start(PARTNER_KEY);
+    TimingBudget budget = TimingBudget.defaults();
     try (DynamoDbClient dynamoDb = aws.connection().dynamoDbClient()) {
       OrdersStack stack = new OrdersStack(sqs, dynamoDb, secrets);
-      TimingBudget budget = TimingBudget.defaults();
       queues = stack.createQueues(ORDERS_QUEUE, new QueueSettings(budget.visibilityTimeout(), budget.sourceRetention(),
           Optional.of(new QueueSettings.Redrive(budget.maxReceiveCount(), budget.dlqRetention()))));
       stack.createIdempotencyTable(TABLE);
@@ -96,7 +96,7 @@ abstract class RunbookCommands {
     }
     runner = new RunbookRunner(workingDirectory,
         new RunbookEnvironment(aws.connection(), queues.source(), deadLetters(), TABLE, SECRET, partner.baseUrl(),
-            "fulfil-order", 1),
+            "fulfil-order", budget),
         readerChoices);
   }
 

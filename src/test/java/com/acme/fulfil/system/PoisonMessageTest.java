@@ -168,7 +168,7 @@ class PoisonMessageTest {
       fulfil.deadLetters().all().forEach(message -> deadByBody.putIfAbsent(message.body(), message));
       return deadByBody.containsKey(body);
     })).as("in the DLQ again").isTrue();
-    JsonNode letter = OnCallDlq.lettersByMessageId(fulfil, 1).get(deadByBody.get(body).messageId());
+    JsonNode letter = OnCallDlq.lettersByMessageId(fulfil).get(deadByBody.get(body).messageId());
     assertThat(letter.path("source_message_id").asText()).as(letter.toString()).isEqualTo(messageId);
     assertThat(letter.path("first_sent_at").asText()).as(letter.toString()).isEqualTo(firstSent);
   }
@@ -193,7 +193,7 @@ class PoisonMessageTest {
       return deadByBody.keySet().containsAll(poisonByCase.values());
     });
     Duration toDlq = Duration.ofNanos(System.nanoTime() - started);
-    Map<String, JsonNode> listed = OnCallDlq.lettersByMessageId(fulfil, 1);
+    Map<String, JsonNode> listed = OnCallDlq.lettersByMessageId(fulfil);
     SoftAssertions softly = new SoftAssertions();
     messageIdByCase.forEach((name, messageId) -> {
       Message dead = deadByBody.get(poisonByCase.get(name));

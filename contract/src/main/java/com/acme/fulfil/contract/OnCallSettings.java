@@ -32,6 +32,21 @@ public final class OnCallSettings {
       java.util.stream.Stream.of(PARTNER_BASE_URL, PARTNER_API_KEY_SECRET_ARN, ALARM_EMAIL, MAPPING_ENABLED, MAX_CONCURRENCY,
           FUNCTION_MEMORY_MB, LOG_LEVEL, ACTIVE_TRACING)).toList();
 
+  /** The timing numbers that follow from the others unless set: a deploy may still set them with {@code -c}. */
+  public static final List<String> FOLLOWING = List.of("visibilityTimeoutSeconds", "maxReceiveCount", "idempotencyTtlDays");
+
+  /** What a deploy records in its template ({@link #DEPLOYED_WITH}) and check compares with the committed file. */
+  public static final List<String> RECORDED =
+      java.util.stream.Stream.concat(ALL.stream(), FOLLOWING.stream()).toList();
+
+  /**
+   * The key of the stack template's metadata under which a deploy records the value it read for each setting
+   * of {@link #RECORDED} that it was given ({@code -c} values included), as text:
+   * {@code ./fulfil-ops check} compares them with the committed file, which CloudFormation's drift detection,
+   * comparing resources with that template, cannot do.
+   */
+  public static final String DEPLOYED_WITH = "FulfilOrderSettings";
+
   /** The levels the function's FULFIL_LOG_LEVEL takes. */
   public static final List<String> LOG_LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR");
 

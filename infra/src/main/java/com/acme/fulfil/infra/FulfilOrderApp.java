@@ -1,11 +1,14 @@
 package com.acme.fulfil.infra;
 
 import com.acme.fulfil.contract.Capacity;
+import com.acme.fulfil.contract.OnCallSettings;
 import com.acme.fulfil.contract.Settings;
 import com.acme.fulfil.contract.TimingBudget;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -54,7 +57,14 @@ public final class FulfilOrderApp {
         + capacity.backlogAlarmThreshold() + " waiting orders" + peakOrdersPerHour.map(peak -> "; peakOrdersPerHour "
         + peak + " fits at the worst case").orElse(" (no peakOrdersPerHour set to check it against)") + ".");
     err.println("fulfil-order: retries: " + budget.retrySentence() + ".");
-    return Optional.of(new FulfilOrderStack(app, STACK_NAME, budget, deployment));
+    FulfilOrderStack stack = new FulfilOrderStack(app, STACK_NAME, budget, deployment);
+    // What this deploy read, -c values included. Drift detection compares the resources with this template;
+    // only ./fulfil-ops check, comparing these with the committed infra/cdk.json, sees a deploy from other settings.
+    Map<String, String> deployedWith = new LinkedHashMap<>();
+    OnCallSettings.RECORDED.forEach(key -> Optional.ofNullable(context.apply(key))
+        .ifPresent(value -> deployedWith.put(key, value)));
+    stack.addMetadata(OnCallSettings.DEPLOYED_WITH, deployedWith);
+    return Optional.of(stack);
   }
 
   private static <T> T readOrRefuse(Supplier<T> read, List<String> refusals) {

@@ -50,8 +50,8 @@ public final class FulfilOrderStack extends Stack {
     output("IdempotencyTableName", idempotency.getTableName(), "One record per booked order");
     output("FunctionAliasArn", fulfilOrder.alias().getFunctionArn(), "What the event source mapping invokes");
     output("PartnerApiKeySecretArn", partnerApiKey.getSecretArn(), "Where the function reads the partner's API key");
-    output("PartnerBaseUrl", deployment.partnerBaseUrl(), "The partner the function was deployed to call; check compares"
-        + " the function's PARTNER_BASE_URL with it");
+    output("PartnerBaseUrl", deployment.partnerBaseUrl(), "The partner the function was deployed to call: on-call's"
+        + " commands send the partner's API key there");
 
     Aspects.of(this).add(new AwsSolutionsChecks());
   }

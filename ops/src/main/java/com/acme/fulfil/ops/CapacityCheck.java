@@ -76,8 +76,9 @@ final class CapacityCheck {
             seconds(d), seconds(hour.maxDuration().orElseThrow()), maxConcurrency, capacity.batchSize(), atMeasured.orElseThrow()))
         .orElse(String.format(Locale.ROOT, "nothing was invoked, and at the partner's typical %s a round (its slowest record) %d at once x %d book %,d an hour",
             seconds(capacity.typicalRound()), maxConcurrency, capacity.batchSize(), capacity.typicalOrdersPerHour()));
-    String verdict = outpaced ? "orders arrive faster than they are booked: runbook section 16"
-        : backlog ? "a backlog waits: runbook section 16" : "no backlog";
+    String backlogSection = "the runbook's \"" + RunbookSection.BACKLOG + "\"";
+    String verdict = outpaced ? "orders arrive faster than they are booked: " + backlogSection
+        : backlog ? "a backlog waits: " + backlogSection : "no backlog";
     String sentence = String.format(Locale.ROOT, "In the last hour %,d orders arrived (%.0f%% of capacity) and %s;"
             + " at the partner's worst case (%s an order) the stack books %,d an hour; %s: %s.",
         hour.arrivals(), 100.0 * hour.arrivals() / Math.max(1, bookable), measured, seconds(capacity.worstCaseOrder()),

@@ -33,9 +33,9 @@ public final class FulfilOps {
       every command: --json (for scripts), --stack NAME (default fulfil-order; AWS only), --help
       AWS: AWS_REGION and the usual credentials. Local stack: paste the export lines of ./run-local --serve
       (FULFIL_OPS_STACK=local among them; every endpoint must be on localhost).
-      Exit status: 0 fine; 1 something needs attention (drift, a DLQ read that could not see every message, a
-      message not found or not dropped, a move not completed, orders arriving faster than they are booked,
-      an order booked more than once or the partner not answering about it);
+      Exit status: 0 fine; 1 something needs attention (drift, or a part check could not check; a DLQ read that
+      could not see every message, a message not found or not dropped, a move not completed, orders arriving
+      faster than they are booked, an order booked more than once or the partner not answering about it);
       2 the command could not run (its arguments, the stack, AWS).
       """;
 
@@ -294,13 +294,14 @@ public final class FulfilOps {
 
   @Command(name = "check", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
       customSynopsis = USAGE + "check", footer = "%n" + COMMON,
-      description = {"the queue, DLQ, table, mapping, function and alarms against infra/cdk.json, the settings every",
-          "deploy reads"})
+      description = {"what was changed by hand (CloudFormation's drift detection on every resource) and what the stack",
+          "was deployed with other than infra/cdk.json commits; on the local stack, its queues against the budget",
+          "./run-local --serve created them from"})
   private static final class CheckCommand extends Action {
 
     @Override
-    Report run(Stack stack, Clock clock, PrintStream progress) {
-      return new DriftCheck(stack).check();
+    Report run(Stack stack, Clock clock, PrintStream progress) throws InterruptedException {
+      return new DriftCheck(stack, common.stack, DriftCheck.DETECTION_LIMIT).check();
     }
   }
 

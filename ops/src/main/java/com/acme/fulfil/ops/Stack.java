@@ -1,6 +1,7 @@
 package com.acme.fulfil.ops;
 
 import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.TimingBudgetText;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -29,10 +30,10 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 /**
  * The deployed fulfil-order that a command works on: its names, the budget it was deployed from, and
  * clients for its services. In AWS the names come from the CloudFormation stack's outputs and the
- * function's configuration, with the caller's credentials and region, and the settings from infra/cdk.json;
+ * function's configuration, with the caller's credentials and region, and the budget from infra/cdk.json;
  * against {@code ./run-local --serve} only when {@code FULFIL_OPS_STACK=local}, which it alone prints,
  * from the variables it prints ({@code QUEUE_URL}, {@code DLQ_URL}, {@code TABLE_NAME},
- * {@code SECRET_ARN}, {@code PARTNER_BASE_URL}, {@code FUNCTION_NAME}, {@code TIME_SCALE} and the
+ * {@code SECRET_ARN}, {@code PARTNER_BASE_URL}, {@code FUNCTION_NAME}, {@code TIMING_BUDGET} and the
  * {@code AWS_ENDPOINT_URL_*} endpoints), every one of which must be a loopback address. The runbook sets
  * some of the same names for AWS, so none of them alone may select the local stack. In AWS the SDK's
  * {@code AWS_ENDPOINT_URL} and {@code AWS_ENDPOINT_URL_<SERVICE>} variables are honoured, so a stack
@@ -40,7 +41,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  *
  * @param functionAliasArn what the event source mapping invokes; empty on the local stack, which has
  *     no Lambda service, mapping or alarms to ask
- * @param deployedWith infra/cdk.json's settings; empty on the local stack
+ * @param committed infra/cdk.json's settings; empty on the local stack
  */
 record Stack(
     String description,
@@ -53,7 +54,7 @@ record Stack(
     Optional<String> functionAliasArn,
     Optional<String> alarmTopicArn,
     TimingBudget budget,
-    Optional<DeployedSettings> deployedWith,
+    Optional<CommittedSettings> committed,
     Clients aws) implements AutoCloseable {
 
   static final String DEFAULT_STACK = "fulfil-order";
@@ -64,7 +65,8 @@ record Stack(
 
   /** The service clients, built once per command, closed with the stack. */
   record Clients(SqsClient sqs, DynamoDbClient dynamoDb, SecretsManagerClient secrets, Optional<LambdaClient> lambda,
-      Optional<CloudWatchLogsClient> logs, Optional<CloudWatchClient> cloudWatch, Optional<SnsClient> sns) {}
+      Optional<CloudWatchLogsClient> logs, Optional<CloudWatchClient> cloudWatch, Optional<SnsClient> sns,
+      Optional<CloudFormationClient> cloudFormation) {}
 
   boolean local() {
     return functionAliasArn.isEmpty();
@@ -111,12 +113,14 @@ record Stack(
         build(SqsClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_SQS")),
         build(DynamoDbClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_DYNAMODB")),
         build(SecretsManagerClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_SECRETS_MANAGER")),
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
-    int scale = Integer.parseInt(env.getOrDefault("TIME_SCALE", "1"));
+        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+    // The budget the local run created the stack from, as it printed it: one derived here from a time scale
+    // missed the floors the local run keeps for real work (a 90 s visibility timeout taken for 60 s).
+    TimingBudget budget = TimingBudgetText.read(required(env, "TIMING_BUDGET"));
     return new Stack("the local stack (" + env.get("QUEUE_URL") + ")", env.get("QUEUE_URL"), required(env, "DLQ_URL"),
         required(env, "TABLE_NAME"), required(env, "SECRET_ARN"), URI.create(required(env, "PARTNER_BASE_URL")),
         env.getOrDefault("FUNCTION_NAME", DEFAULT_STACK), Optional.empty(), Optional.empty(),
-        TimingBudget.defaults().scaledDown(scale), Optional.empty(), clients);
+        budget, Optional.empty(), clients);
   }
 
   private static Stack deployed(Map<String, String> env, String stackName) {
@@ -125,15 +129,17 @@ record Stack(
       throw new OpsException("no AWS region: set AWS_REGION to the stack's region (or, for ./run-local --serve,"
           + " paste the export lines it prints)");
     }
-    DeployedSettings deployedWith = DeployedSettings.from(env);
+    CommittedSettings committed = CommittedSettings.from(env);
     Region region = Region.of(regionName);
     AwsCredentialsProvider credentials = credentials(env);
     Map<String, String> outputs;
-    try (CloudFormationClient cloudFormation = build(CloudFormationClient.builder(), region, credentials,
-        endpoint(env, "AWS_ENDPOINT_URL_CLOUDFORMATION"))) {
+    CloudFormationClient cloudFormation = build(CloudFormationClient.builder(), region, credentials,
+        endpoint(env, "AWS_ENDPOINT_URL_CLOUDFORMATION"));
+    try {
       outputs = cloudFormation.describeStacks(r -> r.stackName(stackName)).stacks().getFirst().outputs().stream()
           .collect(java.util.stream.Collectors.toMap(Output::outputKey, Output::outputValue));
     } catch (SdkException e) {
+      cloudFormation.close();
       throw AwsErrors.explain(e, "the stack " + stackName + " in " + region);
     }
     String aliasArn = output(outputs, "FunctionAliasArn", stackName);
@@ -146,7 +152,8 @@ record Stack(
         Optional.of(lambda),
         Optional.of(build(CloudWatchLogsClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_CLOUDWATCH_LOGS"))),
         Optional.of(build(CloudWatchClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_CLOUDWATCH"))),
-        Optional.of(build(SnsClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_SNS"))));
+        Optional.of(build(SnsClient.builder(), region, credentials, endpoint(env, "AWS_ENDPOINT_URL_SNS"))),
+        Optional.of(cloudFormation));
     // arn:aws:lambda:REGION:ACCOUNT:function:NAME:ALIAS
     String functionName = aliasArn.split(":")[6];
     // The partner the stack was deployed with, not whatever the function's variable says now: on-call's
@@ -156,7 +163,7 @@ record Stack(
         output(outputs, "DlqUrl", stackName), output(outputs, "IdempotencyTableName", stackName),
         output(outputs, "PartnerApiKeySecretArn", stackName), URI.create(partnerBaseUrl),
         functionName, Optional.of(aliasArn), Optional.of(output(outputs, "AlarmTopicArn", stackName)),
-        deployedWith.budget(), Optional.of(deployedWith), clients);
+        committed.budget(), Optional.of(committed), clients);
   }
 
   private static String output(Map<String, String> outputs, String key, String stackName) {
@@ -225,5 +232,6 @@ record Stack(
     aws.logs().ifPresent(CloudWatchLogsClient::close);
     aws.cloudWatch().ifPresent(CloudWatchClient::close);
     aws.sns().ifPresent(SnsClient::close);
+    aws.cloudFormation().ifPresent(CloudFormationClient::close);
   }
 }

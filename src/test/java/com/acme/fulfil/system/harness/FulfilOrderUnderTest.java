@@ -153,9 +153,10 @@ public final class FulfilOrderUnderTest implements AutoCloseable {
   }
 
   /** The variables ./run-local --serve prints for on-call's commands, for this deployment. */
-  public RunbookEnvironment runbookEnvironment(int timeScale) {
+  public RunbookEnvironment runbookEnvironment() {
     return new RunbookEnvironment(aws, queues().source(), queues().deadLetter().orElseThrow(),
-        deployment.table().orElseThrow(), deployment.secretId(), partner.baseUrl(), deployment.functionName(), timeScale);
+        deployment.table().orElseThrow(), deployment.secretId(), partner.baseUrl(), deployment.functionName(),
+        deployment.deployment().budget().orElseThrow());
   }
 
   /** The record of one order, with its story. */

@@ -23,12 +23,12 @@ public final class OnCallDlq {
   private OnCallDlq() {}
 
   /** Each DLQ message's entry in {@code dlq --json}, by its own message id. */
-  public static Map<String, JsonNode> lettersByMessageId(FulfilOrderUnderTest fulfil, int timeScale) {
+  public static Map<String, JsonNode> lettersByMessageId(FulfilOrderUnderTest fulfil) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int exitCode;
     try {
-      exitCode = FulfilOps.run(new String[] {"dlq", "--json"}, fulfil.runbookEnvironment(timeScale).variables(),
+      exitCode = FulfilOps.run(new String[] {"dlq", "--json"}, fulfil.runbookEnvironment().variables(),
           new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
           Clock.systemUTC());
     } catch (InterruptedException e) {

@@ -14,6 +14,9 @@ import java.util.Optional;
 /**
  * One way of running fulfil-order: the queue as created, the event source mapping, which function
  * code runs behind it and the timing part of that function's environment. Already time-scaled.
+ *
+ * @param budget what the queue, the mapping and the function's timing were made from, in local time;
+ *     none for the incident's, which no budget accepts
  */
 public record Deployment(
     String name,
@@ -22,7 +25,8 @@ public record Deployment(
     QueueSettings queue,
     EsmSettings mapping,
     FunctionCode function,
-    Map<String, String> timingEnvironment) {
+    Map<String, String> timingEnvironment,
+    Optional<TimingBudget> budget) {
 
   /** Which handler the mapping invokes. */
   public sealed interface FunctionCode {
@@ -40,6 +44,7 @@ public record Deployment(
     Objects.requireNonNull(queue, "queue");
     Objects.requireNonNull(mapping, "mapping");
     Objects.requireNonNull(function, "function");
+    Objects.requireNonNull(budget, "budget");
     timingEnvironment = Map.copyOf(timingEnvironment);
   }
 
@@ -84,7 +89,8 @@ public record Deployment(
             Optional.of(new QueueSettings.Redrive(local.maxReceiveCount(), local.dlqRetention()))),
         EsmSettings.from(local, maxConcurrency, pollWait),
         new FunctionCode.Packaged(artifact),
-        local.functionEnvironment());
+        local.functionEnvironment(),
+        Optional.of(local));
   }
 
   /**
@@ -113,7 +119,8 @@ public record Deployment(
         new QueueSettings(visibility, retention, Optional.empty()),
         new EsmSettings(1, Duration.ZERO, maxConcurrency, functionTimeout, scale.pollWait()),
         new FunctionCode.Incident(),
-        Map.of());
+        Map.of(),
+        Optional.empty());
   }
 
   public boolean hasDeadLetterQueue() {

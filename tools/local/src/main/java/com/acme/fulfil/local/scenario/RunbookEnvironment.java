@@ -2,6 +2,8 @@ package com.acme.fulfil.local.scenario;
 
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.QueueRef;
+import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.TimingBudgetText;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,10 +21,11 @@ import java.util.stream.Collectors;
  * @param partnerKeySecret the secret's name: Secrets Manager takes a name wherever it takes an ARN,
  *     so it can stand for the stack's PartnerApiKeySecretArn
  * @param functionName the function's name, the first part of every key in its table
- * @param timeScale the divisor the local stack's timing runs at (1: as deployed), for {@code ./fulfil-ops check}
+ * @param budget what the local stack was created from, in its own time: {@code ./fulfil-ops} compares the
+ *     queues with it and tells a redrive's retries by it, so it reads this budget, never one of its own making
  */
 public record RunbookEnvironment(AwsConnection aws, QueueRef orders, QueueRef deadLetters, String table,
-    String partnerKeySecret, URI partnerBaseUrl, String functionName, int timeScale) {
+    String partnerKeySecret, URI partnerBaseUrl, String functionName, TimingBudget budget) {
 
   /**
    * A region name AWS does not have. For AWS's own regions AWS CLI v1 sends SQS commands to AWS's SQS
@@ -41,6 +44,7 @@ public record RunbookEnvironment(AwsConnection aws, QueueRef orders, QueueRef de
     Objects.requireNonNull(partnerKeySecret, "partnerKeySecret");
     Objects.requireNonNull(partnerBaseUrl, "partnerBaseUrl");
     Objects.requireNonNull(functionName, "functionName");
+    Objects.requireNonNull(budget, "budget");
   }
 
   /** Every variable, in the order {@link #exportLines()} prints them. */
@@ -80,7 +84,7 @@ public record RunbookEnvironment(AwsConnection aws, QueueRef orders, QueueRef de
     others.put("SECRET_ARN", partnerKeySecret);
     others.put("PARTNER_BASE_URL", partnerBaseUrl.toString());
     others.put("FUNCTION_NAME", functionName);
-    others.put("TIME_SCALE", Integer.toString(timeScale));
+    others.put("TIMING_BUDGET", TimingBudgetText.write(budget));
     return List.of(cli, endpoints, queues, others).stream().filter(line -> !line.isEmpty()).toList();
   }
 
