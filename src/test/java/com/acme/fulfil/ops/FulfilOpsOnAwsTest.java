@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.local.aws.OrdersQueues;
 import com.acme.fulfil.local.aws.OrdersStack;
+import com.acme.fulfil.system.harness.Orders;
 import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.contract.AlarmNames;
@@ -116,7 +117,8 @@ class FulfilOpsOnAwsTest {
     aws.resourceDrifts.add(new FakeControlPlane.ResourceDrift("FulfilOrderFunction9F8E7D6C", "AWS::Lambda::Function",
         "fulfil-order", "MODIFIED", List.of(
             new FakeControlPlane.PropertyDifference("/MemorySize", "512", "1024", "NOT_EQUAL"),
-            new FakeControlPlane.PropertyDifference("/Environment/Variables/FULFIL_LOG_LEVEL", "INFO", "DEBUG", "NOT_EQUAL"))));
+            new FakeControlPlane.PropertyDifference("/Environment/Variables/FULFIL_LOG_LEVEL", "INFO", "DEBUG", "NOT_EQUAL"),
+            new FakeControlPlane.PropertyDifference("/Environment/Variables/PARTNER_KEY", "", "sk-live-hand-pasted", "ADD"))));
     aws.resourceDrifts.add(new FakeControlPlane.ResourceDrift("AlarmsDlqNewMessages5E4D3C2B", "AWS::CloudWatch::Alarm",
         AlarmNames.DLQ_NEW_MESSAGES, "DELETED", List.of()));
 
@@ -124,12 +126,14 @@ class FulfilOpsOnAwsTest {
     assertThat(check.exitCode()).as(check.out() + check.err()).isEqualTo(1);
     assertThat(check.out()).contains("2 finding(s):")
         .contains("FulfilOrderFunction9F8E7D6C (AWS::Lambda::Function fulfil-order) was changed outside CloudFormation:"
-            + " /MemorySize is 1024, the template says 512; /Environment/Variables/FULFIL_LOG_LEVEL is DEBUG, the"
-            + " template says INFO; set it back as the template says, or commit the change to infra/cdk.json")
+            + " /MemorySize is 1024, the template says 512; /Environment/Variables/FULFIL_LOG_LEVEL was changed (its value"
+            + " is not shown: it may be a secret); /Environment/Variables/PARTNER_KEY was added (its value is not shown: it"
+            + " may be a secret); set it back as the template says, or commit the change to infra/cdk.json")
         .contains("AlarmsDlqNewMessages5E4D3C2B (AWS::CloudWatch::Alarm " + AlarmNames.DLQ_NEW_MESSAGES + ") was deleted"
             + " outside CloudFormation")
-        .doesNotContain("QueuesSource1A2B3C4D");
+        .doesNotContain("QueuesSource1A2B3C4D").doesNotContain("sk-live-hand-pasted");
     var json = JSON.readTree(new OpsRun(env, "check", "--json").out());
+    assertThat(json.toString()).doesNotContain("sk-live-hand-pasted");
     assertThat(json.path("drift").asBoolean()).isTrue();
     assertThat(json.path("findings")).hasSize(2);
   }
@@ -218,8 +222,7 @@ class FulfilOpsOnAwsTest {
   void dlqTakesTheReasonFromTheFunctionsLogsForAMessageTheRedrivePolicyMoved() throws Exception {
     // The redrive policy moves a message as it was sent, same id, nothing added: only the logs know why.
     String dlqUrl = queues.deadLetter().orElseThrow().url();
-    String messageId = sqs.sendMessage(r -> r.queueUrl(dlqUrl).messageBody(
-        "{\"order_id\":\"ORD-OPS-AWS-0001\",\"placed_at\":\"2026-11-25T08:00:00Z\"}")).messageId();
+    String messageId = sqs.sendMessage(r -> r.queueUrl(dlqUrl).messageBody(Orders.body("ORD-OPS-AWS-0001"))).messageId();
     aws.logLines.add("{\"level\":\"INFO\",\"message\":\"record received\",\"message_id\":\"" + messageId + "\"}");
     aws.logLines.add("{\"level\":\"WARN\",\"message\":\"partner unavailable: partner answered 503 to a lookup\","
         + "\"message_id\":\"" + messageId + "\",\"order_id\":\"ORD-OPS-AWS-0001\"}");
@@ -240,9 +243,9 @@ class FulfilOpsOnAwsTest {
   @Test
   void dropRefusesAMessageDlqWouldRedriveUnlessForcedWithAReasonWhichTheArchiveKeeps(@TempDir Path archive) throws Exception {
     String dlqUrl = queues.deadLetter().orElseThrow().url();
-    // As the redrive policy leaves it after five failed receives: no label, so its verdict is redrive.
+    // As the redrive policy leaves a valid order after its receives ran out: its verdict is redrive.
     String messageId = sqs.sendMessage(r -> r.queueUrl(dlqUrl).messageBody(
-        "{\"order_id\":\"ORD-OPS-AWS-GOOD-" + UUID.randomUUID().toString().substring(0, 8) + "\"}")).messageId();
+        Orders.body("ORD-OPS-AWS-GOOD-" + UUID.randomUUID().toString().substring(0, 8)))).messageId();
     try {
       OpsRun refused = new OpsRun(env, "drop", messageId, "--archive", archive.toString());
       assertThat(refused.exitCode()).as(refused.out() + refused.err()).isEqualTo(1);

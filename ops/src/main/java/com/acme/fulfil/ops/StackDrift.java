@@ -71,6 +71,15 @@ record StackDrift(CloudFormationClient cloudFormation, String stackName, Duratio
   }
 
   private static String difference(PropertyDifference difference) {
+    // A value put into the function's environment by hand may be a secret: name the variable, never its value.
+    if (difference.propertyPath().startsWith("/Environment/Variables")) {
+      String how = switch (difference.differenceType()) {
+        case ADD -> "added";
+        case REMOVE -> "removed";
+        default -> "changed";
+      };
+      return difference.propertyPath() + " was " + how + " (its value is not shown: it may be a secret)";
+    }
     return switch (difference.differenceType()) {
       case ADD -> difference.propertyPath() + " " + difference.actualValue() + " was added";
       case REMOVE -> difference.propertyPath() + " was removed (the template has " + difference.expectedValue() + ")";
