@@ -7,12 +7,12 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /**
- * Lets exactly one request of an HTTP call onto the wire. OkHttp decides follow-ups below every setting we have (a
- * POST sent again on a 503 with {@code Retry-After: 0} even without retries or redirects; 401 and 407 through
- * authenticators, 3xx, 408, 421), and the partner never deduplicates, so any follow-up of a booking books a second
- * courier with no lookup and no hold in between. As a network interceptor this sees every request the call is about
- * to write, whatever decided to send it, and refuses all but the first: the refusal is an IOException, so a booking
- * ends as an unknown outcome (its first request reached the partner), never "not booked".
+ * Lets exactly one request of an HTTP call onto the wire, and nothing of it after the call ends. OkHttp decides
+ * follow-ups below every setting we have (a POST sent again on a 503 with {@code Retry-After: 0} even without retries
+ * or redirects; 401 and 407 through authenticators, 3xx, 408, 421), and the partner never deduplicates, so any
+ * follow-up of a booking books a second courier with no lookup and no hold in between. As a network interceptor this
+ * sees every request the call is about to write, whatever decided to send it, and refuses all but the first: the
+ * refusal is an IOException, so a booking ends as an unknown outcome (its first request reached the partner).
  */
 final class OneRequestPerCall implements Interceptor {
 
@@ -47,6 +47,10 @@ final class OneRequestPerCall implements Interceptor {
       throw new SecondRequestRefusedException("the HTTP client tried to send the call's request a second time ("
           + chain.request().method() + " after an answer it follows up); refused");
     }
+    // A reset on close (SO_LINGER 0) drops what the kernel had not delivered, where a graceful close retransmits it for
+    // minutes, through a partition or a frozen environment: the late-booking hold counts from when the try stopped
+    // waiting. Set before any byte of the request is written; a TLS socket passes it to the TCP socket under it.
+    chain.connection().socket().setSoLinger(true, 0);
     return chain.proceed(chain.request());
   }
 }

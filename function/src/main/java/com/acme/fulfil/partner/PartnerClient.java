@@ -55,13 +55,11 @@ public final class PartnerClient implements PartnerApi {
    * An HTTP client for calls that may take minutes: no read timeout (the per-call deadline bounds every call) and no
    * silent retry, which would resend a POST on a broken pooled connection and book twice; as a pooled connection the
    * far end closed then fails the next call, idle ones go well before a load balancer's usual 30-60 s idle timeout.
-   * Its sockets close abortively ({@link AbortiveSockets}): a request the try stopped waiting for cannot arrive later.
    */
   public static OkHttpClient httpClient() {
-    return new OkHttpClient.Builder().socketFactory(new AbortiveSockets())
-        .connectionPool(new ConnectionPool(10, 15, TimeUnit.SECONDS)).connectTimeout(Duration.ofSeconds(5))
-        .readTimeout(Duration.ZERO).writeTimeout(Duration.ZERO).retryOnConnectionFailure(false).followRedirects(false)
-        .build();
+    return new OkHttpClient.Builder().connectionPool(new ConnectionPool(10, 15, TimeUnit.SECONDS))
+        .connectTimeout(Duration.ofSeconds(5)).readTimeout(Duration.ZERO).writeTimeout(Duration.ZERO)
+        .retryOnConnectionFailure(false).followRedirects(false).build();
   }
 
   /** Books, or throws only a {@link PartnerException}: an unknown outcome unless a {@link NotBooked} proof says not. */
