@@ -1,9 +1,8 @@
 package com.acme.fulfil.partner;
 
 /**
- * Proof that a booking request left nothing booked at the partner. Only this package makes one, only from what the
- * contract says proves it; once a booking request may have left, nothing else frees the order before the late-booking
- * hold ends.
+ * Proof that a booking request left nothing booked, which only this package makes, from what the contract says proves
+ * it: nothing else frees an order whose booking request may have left before the late-booking hold ends.
  */
 public final class NotBooked {
   private final String because;

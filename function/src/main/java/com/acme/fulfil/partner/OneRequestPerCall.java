@@ -7,12 +7,11 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /**
- * Lets exactly one request of an HTTP call onto the wire, and nothing of it after the call ends. OkHttp decides
- * follow-ups below every setting we have (a POST sent again on a 503 with {@code Retry-After: 0} even without retries
- * or redirects; 401 and 407 through authenticators, 3xx, 408, 421), and the partner never deduplicates, so any
- * follow-up of a booking books a second courier with no lookup and no hold in between. As a network interceptor this
- * sees every request the call is about to write, whatever decided to send it, and refuses all but the first: the
- * refusal is an IOException, so a booking ends as an unknown outcome (its first request reached the partner).
+ * Lets exactly one request of an HTTP call onto the wire, and nothing of it after the call ends. OkHttp sends
+ * follow-ups below every setting we have (a POST again on a 503 with {@code Retry-After: 0} even without retries or
+ * redirects; 401, 407, 3xx, 408, 421), and the partner never deduplicates: a second courier, no lookup between. As a
+ * network interceptor this sees every request the call is about to write, whatever sent it, and refuses all but the
+ * first with an IOException: a booking so refused has an unknown outcome, its first request having reached the partner.
  */
 final class OneRequestPerCall implements Interceptor {
 
@@ -26,7 +25,6 @@ final class OneRequestPerCall implements Interceptor {
     }
   }
 
-  /** The request, ready to be sent as a call of its own, with its one request to send. */
   static Request ticketed(Request.Builder request) {
     return request.tag(Ticket.class, new Ticket()).build();
   }

@@ -95,10 +95,7 @@ final class PartnerAnswers {
     return List.copyOf(own.values());
   }
 
-  /**
-   * An entry that names another order's id is no booking of this one. One whose id is no order id at all,
-   * or ours in another case, names no other order: it may be ours, echoed by a partner that trims or folds.
-   */
+  /** Another order's entry: an id that is no order id, or ours in another case, may be ours, trimmed or case-folded. */
   private static boolean anotherOrders(String orderId, JsonNode entry) {
     JsonNode owner = entry.path("order_id");
     return owner.isTextual() && OrderMessage.isOrderId(owner.asText()) && !owner.asText().equalsIgnoreCase(orderId);
@@ -109,18 +106,17 @@ final class PartnerAnswers {
     if (!entry.isObject()) {
       return "an entry that is " + kind(entry);
     }
-    JsonNode id = entry.path("shipment_id");
-    if (!id.isTextual() || id.asText().isBlank()) {
-      return "shipment_id is " + (id.isTextual() ? "blank" : kind(id));
+    for (String field : List.of("shipment_id", "order_id")) {
+      JsonNode value = entry.path(field);
+      if (!value.isTextual() || value.asText().isBlank()) {
+        return field + " is " + (value.isTextual() ? "blank" : kind(value));
+      }
     }
-    JsonNode owner = entry.path("order_id");
-    if (!owner.isTextual() || owner.asText().isBlank()) {
-      return "order_id is " + (owner.isTextual() ? "blank" : kind(owner));
-    }
-    if (!OrderMessage.isOrderId(owner.asText())) {
+    String owner = entry.path("order_id").asText();
+    if (!OrderMessage.isOrderId(owner)) {
       return "order_id is not an order id (spaces or characters beyond A-Z a-z 0-9 _ -)";
     }
-    if (!owner.asText().equals(orderId)) {
+    if (!owner.equals(orderId)) {
       return "order_id is this order's in another case";
     }
     return "a field of the wrong type";

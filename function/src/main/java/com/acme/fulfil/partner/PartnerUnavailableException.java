@@ -37,7 +37,6 @@ public final class PartnerUnavailableException extends PartnerException {
     return new PartnerUnavailableException(message, null, new NotBooked("401 after the key was re-read"), Optional.empty(), true);
   }
 
-  /** How long the partner asked the caller to wait ({@code Retry-After} on a 429). */
   public Optional<Duration> retryAfter() {
     return retryAfter;
   }
