@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -14,23 +15,21 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * What each answer of the partner means for a try: the table of docs/partner-api.md, in one place.
- * The rule under all of it: the partner never deduplicates, so only the answers listed here as "not
- * booked" carry a {@link NotBooked} proof, and every other answer to a booking is an unknown outcome
- * (the order stays locked, and the next try looks it up before it books); a lookup proves "no
- * booking" only as one well-formed document in which every entry plainly names another order.
+ * What each answer of the partner means for a try: the table of docs/partner-api.md, in one place. The partner never
+ * deduplicates, so only the answers listed here as "not booked" carry a {@link NotBooked} proof, and every other answer
+ * to a booking is an unknown outcome; a lookup proves "no booking" only as one well-formed document in which every
+ * entry plainly names another order.
  */
 final class PartnerAnswers {
   private final ObjectMapper json;
   /**
-   * A body is one JSON document or none: a well-formed list followed by more bytes (a proxy's page after
-   * it, two answers run together) proves nothing, least of all that the order has no booking; nor does
-   * a document with a key twice ({@code "shipments"} with the booking, then empty), whichever one a
-   * reader keeps.
+   * One JSON document or none: a list followed by more bytes (a proxy's page, two answers run together) proves
+   * nothing, least of all that the order has no booking; nor does a key twice ({@code "shipments"} booked, then empty).
    */
   private final ObjectReader documents;
 
@@ -40,13 +39,10 @@ final class PartnerAnswers {
         .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
   }
 
-  /**
-   * The answer to {@code POST /v1/shipments} for {@code orderId}, answered at {@code answeredAt}: the booking,
-   * or the exception that says what the try does. A 401 here is the one after the key was re-read.
-   */
+  /** The answer to {@code POST /v1/shipments}: the booking, or what the try does; a 401 is the key's second refusal. */
   Shipment booking(String orderId, int status, String body, String retryAfter, Instant answeredAt) {
     return switch (status) {
-      case 201 -> readBooking(orderId, body).orElseThrow(() -> unknown(
+      case 201 -> readable(document(body)).filter(s -> orderId.equals(s.orderId())).orElseThrow(() -> unknown(
           "partner answered 201 with a body that is not this order's booking: it booked something we cannot read"));
       case 400, 422 -> {
         String error = partnersError(body);
@@ -67,12 +63,9 @@ final class PartnerAnswers {
   }
 
   /**
-   * The answer to {@code GET /v1/shipments?order_id=}: the order's own bookings, oldest first, each once.
-   * A lookup books nothing, so every failure is transient. An entry is another order's only when its
-   * {@code order_id} is an order id and not ours in any case; an entry that is not plainly another
-   * order's and cannot be read as ours (its id ours only after case-folding, an id with spaces or
-   * look-alike letters, no id) may be a booking we cannot record and must not book again
-   * ({@link UnreadableBookingException}), unless a readable one of the order's is listed too.
+   * The answer to {@code GET /v1/shipments?order_id=}: the order's own bookings, oldest first, each once; a lookup
+   * books nothing, so every failure is transient. An entry not plainly another order's and not readable as ours may be
+   * a booking to neither record nor book again ({@link UnreadableBookingException}) unless a readable one is listed.
    */
   List<Shipment> lookup(String orderId, int status, String body) {
     if (status != 200) {
@@ -102,10 +95,7 @@ final class PartnerAnswers {
     return List.copyOf(own.values());
   }
 
-  /**
-   * An entry that names another order's id is no booking of this one. One whose id is no order id at all,
-   * or ours in another case, names no other order: it may be ours, echoed by a partner that trims or folds.
-   */
+  /** Another order's entry: an id that is no order id, or ours in another case, may be ours, trimmed or case-folded. */
   private static boolean anotherOrders(String orderId, JsonNode entry) {
     JsonNode owner = entry.path("order_id");
     return owner.isTextual() && OrderMessage.isOrderId(owner.asText()) && !owner.asText().equalsIgnoreCase(orderId);
@@ -116,48 +106,32 @@ final class PartnerAnswers {
     if (!entry.isObject()) {
       return "an entry that is " + kind(entry);
     }
-    JsonNode id = entry.path("shipment_id");
-    if (!id.isTextual() || id.asText().isBlank()) {
-      return "shipment_id is " + (id.isTextual() ? "blank" : kind(id));
+    for (String field : List.of("shipment_id", "order_id")) {
+      JsonNode value = entry.path(field);
+      if (!value.isTextual() || value.asText().isBlank()) {
+        return field + " is " + (value.isTextual() ? "blank" : kind(value));
+      }
     }
-    JsonNode owner = entry.path("order_id");
-    if (!owner.isTextual() || owner.asText().isBlank()) {
-      return "order_id is " + (owner.isTextual() ? "blank" : kind(owner));
-    }
-    if (!OrderMessage.isOrderId(owner.asText())) {
+    String owner = entry.path("order_id").asText();
+    if (!OrderMessage.isOrderId(owner)) {
       return "order_id is not an order id (spaces or characters beyond A-Z a-z 0-9 _ -)";
     }
-    if (!owner.asText().equals(orderId)) {
+    if (!owner.equals(orderId)) {
       return "order_id is this order's in another case";
     }
     return "a field of the wrong type";
   }
 
   private static String kind(JsonNode node) {
-    return switch (node.getNodeType()) {
-      case MISSING -> "missing";
-      case NULL -> "null";
-      case NUMBER -> "a number";
-      case BOOLEAN -> "a boolean";
-      case ARRAY -> "an array";
-      case STRING -> "a string";
-      case OBJECT, POJO -> "an object";
-      case BINARY -> "binary";
+    String type = node.isPojo() ? "object" : node.getNodeType().name().toLowerCase(Locale.ROOT);
+    return switch (type) {
+      case "missing", "null", "binary" -> type;
+      case "array", "object" -> "an " + type;
+      default -> "a " + type;
     };
   }
 
-  private Optional<Shipment> readBooking(String orderId, String body) {
-    try {
-      return readable(documents.readTree(body)).filter(s -> orderId.equals(s.orderId()));
-    } catch (JsonProcessingException e) {
-      return Optional.empty();
-    }
-  }
-
-  /**
-   * A shipment with an id and an order, its other fields text or absent, or nothing: a booking we cannot
-   * identify is not one to record.
-   */
+  /** The entry as a booking to record: an id and an order, its other fields text or absent; else nothing. */
   private Optional<Shipment> readable(JsonNode node) {
     if (node == null || !node.isObject() || !node.path("shipment_id").isTextual() || !node.path("order_id").isTextual()
         || node.path("shipment_id").asText().isBlank()) {
@@ -171,25 +145,24 @@ final class PartnerAnswers {
     }
   }
 
-  /** The partner's {@code error} code, or null when the body is not the partner's JSON error document. */
-  private String partnersError(String body) {
+  /** The body as one JSON document, or a missing node when it is none. */
+  private JsonNode document(String body) {
     try {
-      JsonNode error = documents.readTree(body).path("error");
-      return error.isTextual() && !error.asText().isBlank() ? error.asText() : null;
+      return documents.readTree(body);
     } catch (JsonProcessingException e) {
-      return null;
+      return MissingNode.getInstance();
     }
   }
 
-  /**
-   * {@code Retry-After} as RFC 9110 allows it: delay-seconds or an HTTP date (read against when the answer
-   * came). Anything else is no answer: the try backs off as if nothing was said.
-   */
+  /** The partner's {@code error} code, or null when the body is not the partner's JSON error document. */
+  private String partnersError(String body) {
+    JsonNode error = document(body).path("error");
+    return error.isTextual() && !error.asText().isBlank() ? error.asText() : null;
+  }
+
+  /** {@code Retry-After} as RFC 9110 allows it: seconds, or an HTTP date read against when the answer came; or none. */
   static Optional<Duration> retryAfter(String header, Instant answeredAt) {
-    if (header == null || header.isBlank()) {
-      return Optional.empty();
-    }
-    String value = header.strip();
+    String value = header == null ? "" : header.strip();
     try {
       long seconds = Long.parseLong(value);
       return seconds < 0 ? Optional.empty() : Optional.of(Duration.ofSeconds(seconds));

@@ -5,10 +5,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The two calls of the partner's API the booking protocol makes (docs/partner-api.md), with every
- * answer already classified: a {@link Shipment}, or a {@link PartnerException} saying what the answer
- * proves. {@link PartnerClient} is the HTTP one. Each call is sent as a child of {@code trace}, the
- * order's trace, when there is one.
+ * The two calls of the partner's API the booking protocol makes (docs/partner-api.md), every answer classified: a
+ * {@link Shipment}, or a {@link PartnerException} saying what it proves. Each is sent in the order's {@code trace}.
  */
 public interface PartnerApi {
   /** {@code POST /v1/shipments}: books one more courier, whatever was booked before. */

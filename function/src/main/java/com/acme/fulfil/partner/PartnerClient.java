@@ -26,10 +26,7 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
 
-/**
- * The partner API v1 (docs/partner-api.md): book a shipment, look bookings up. Knows HTTP and the key;
- * what each answer means is {@link PartnerAnswers}'; knows nothing of SQS or idempotency.
- */
+/** The partner API v1 (docs/partner-api.md) over HTTP with its key; what an answer means is {@link PartnerAnswers}'. */
 public final class PartnerClient implements PartnerApi {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
   private static final String API_KEY = "X-Api-Key";
@@ -45,10 +42,7 @@ public final class PartnerClient implements PartnerApi {
   private final ObjectMapper json;
   private final PartnerAnswers answers;
 
-  /**
-   * Whatever {@code http} was built with, every call goes through {@link OneRequestPerCall}: one request
-   * on the wire for each call this client makes.
-   */
+  /** Whatever {@code http} was built with, every call goes through {@link OneRequestPerCall}. */
   public PartnerClient(OkHttpClient http, URI baseUrl, ApiKeySource keys, ObjectMapper json) {
     this.http = http.newBuilder().addNetworkInterceptor(new OneRequestPerCall()).build();
     this.shipments = HttpUrl.get(baseUrl.toString()).newBuilder().addPathSegments("v1/shipments").build();
@@ -58,31 +52,17 @@ public final class PartnerClient implements PartnerApi {
   }
 
   /**
-   * An HTTP client fit for calls that legitimately take minutes: no read timeout (the per-call
-   * deadline bounds every call) and no silent retry, because OkHttp would otherwise resend a POST on
-   * a broken pooled connection and the partner, which never deduplicates, would book twice (the
-   * follow-ups these settings do not reach, {@link PartnerClient} refuses with {@link OneRequestPerCall}). Without
-   * that retry, a pooled connection the far end has already closed fails the next call, so idle
-   * connections are dropped well before a load balancer's usual 30-60 s idle timeout. Its sockets close
-   * abortively ({@link AbortiveSockets}): a request the try stopped waiting for cannot arrive later.
+   * An HTTP client for calls that may take minutes: no read timeout (the per-call deadline bounds every call) and no
+   * silent retry, which would resend a POST on a broken pooled connection and book twice; as a pooled connection the
+   * far end closed then fails the next call, idle ones go well before a load balancer's usual 30-60 s idle timeout.
    */
   public static OkHttpClient httpClient() {
-    return new OkHttpClient.Builder()
-        .socketFactory(new AbortiveSockets())
-        .connectionPool(new ConnectionPool(10, 15, TimeUnit.SECONDS))
-        .connectTimeout(Duration.ofSeconds(5))
-        .readTimeout(Duration.ZERO)
-        .writeTimeout(Duration.ZERO)
-        .retryOnConnectionFailure(false)
-        .followRedirects(false)
-        .build();
+    return new OkHttpClient.Builder().connectionPool(new ConnectionPool(10, 15, TimeUnit.SECONDS))
+        .connectTimeout(Duration.ofSeconds(5)).readTimeout(Duration.ZERO).writeTimeout(Duration.ZERO)
+        .retryOnConnectionFailure(false).followRedirects(false).build();
   }
 
-  /**
-   * Books, or throws a {@link PartnerException} and nothing else. It carries a {@link NotBooked} proof
-   * only for the answers the contract lists as "not booked" and for a request that never left; any
-   * other ending (an exception of any type, any other status, any body) is an unknown outcome.
-   */
+  /** Books, or throws only a {@link PartnerException}: an unknown outcome unless a {@link NotBooked} proof says not. */
   @Override
   public Shipment book(ShipmentRequest request, String requestId, Optional<TraceContext> trace, Deadline deadline) {
     Answer answer;
@@ -125,16 +105,10 @@ public final class PartnerClient implements PartnerApi {
     }
   }
 
-  /**
-   * One HTTP answer, and when it came: the latest moment the partner can have received the request
-   * (DNS, connect, TLS and the write may take seconds of the deadline before it leaves).
-   */
+  /** One HTTP answer, and when it came: the latest moment the partner can have received the request. */
   private record Answer(int status, String body, String retryAfter, Instant answeredAt) {}
 
-  /**
-   * An exchange that ended without an answer, for any reason, an exception of any type included, and
-   * whether its last request may have reached the network (the requests before it were answered 401).
-   */
+  /** An exchange that ended without an answer, and whether its last request may have reached the network. */
   private static final class LostExchange extends Exception {
     private final boolean mayHaveLeft;
 
@@ -149,9 +123,8 @@ public final class PartnerClient implements PartnerApi {
   }
 
   /**
-   * Sends the request with the current key; on a 401, once more with the key re-read from the secret.
-   * Each request sent is a span of its own in the order's trace, in W3C's header, which the partner's
-   * contract allows as a header it does not name.
+   * Sends the request with the current key; on a 401, once more with the key re-read from the secret. Each request is a
+   * span of its own in the order's trace, in W3C's header, which the contract allows as a header it does not name.
    */
   private Answer exchange(Supplier<Request.Builder> request, String requestId, Optional<TraceContext> trace, Deadline deadline)
       throws LostExchange {
@@ -179,10 +152,9 @@ public final class PartnerClient implements PartnerApi {
   }
 
   /**
-   * RFC 9112 (section 6.3): a Content-Length that is not one decimal number (negative, a word, two that
-   * disagree) makes the answer's framing invalid, an error its reader must not recover from. OkHttp
-   * reads the body of a length it cannot parse to the connection's end and takes the last of two
-   * lengths, so what it hands on, status and body, proves nothing.
+   * RFC 9112 (section 6.3): a Content-Length that is not one decimal number (negative, a word, two that disagree) is
+   * invalid framing, not to be recovered from. OkHttp reads a body of a length it cannot parse to the connection's end
+   * and takes the last of two lengths, so the status and body it hands on prove nothing.
    */
   private static void requireFraming(Response response) throws ProtocolException {
     List<String> lengths = response.headers("Content-Length");

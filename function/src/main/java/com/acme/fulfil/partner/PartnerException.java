@@ -2,10 +2,7 @@ package com.acme.fulfil.partner;
 
 import java.util.Optional;
 
-/**
- * Why a partner call did not produce a booking: the only exceptions {@link PartnerApi} throws.
- * Permanent means the same request will never succeed; everything else is worth retrying later.
- */
+/** Why a partner call did not produce a booking: the only exceptions {@link PartnerApi} throws. */
 public abstract sealed class PartnerException extends RuntimeException
     permits PartnerRejectedException, PartnerUnavailableException, PartnerOutcomeUnknownException, UnreadableBookingException {
   private final NotBooked notBooked;
@@ -20,5 +17,8 @@ public abstract sealed class PartnerException extends RuntimeException
     return Optional.ofNullable(notBooked);
   }
 
-  public abstract boolean permanent();
+  /** Whether the same request will never succeed (the partner's rejection); anything else is worth retrying later. */
+  public final boolean permanent() {
+    return this instanceof PartnerRejectedException;
+  }
 }

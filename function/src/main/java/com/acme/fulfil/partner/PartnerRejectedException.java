@@ -19,9 +19,4 @@ public final class PartnerRejectedException extends PartnerException {
   public String error() {
     return error;
   }
-
-  @Override
-  public boolean permanent() {
-    return true;
-  }
 }

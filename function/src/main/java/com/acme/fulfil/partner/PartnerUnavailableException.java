@@ -4,10 +4,8 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Nothing booked, retry later: the partner said so (429, a key refused even after a refresh), the
- * booking request never reached the network, or the call was a lookup, which never books. Retry after
- * the partner's {@code Retry-After} when it sent one, and not before a person fixed the key when the
- * key was refused.
+ * Nothing booked, retry later: the partner said so (429, a key refused even after a refresh), the booking request
+ * never reached the network, or the call was a lookup, which never books.
  */
 public final class PartnerUnavailableException extends PartnerException {
   private final Optional<Duration> retryAfter;
@@ -25,12 +23,11 @@ public final class PartnerUnavailableException extends PartnerException {
     return new PartnerUnavailableException(message, cause, null, Optional.empty(), false);
   }
 
-  /** A request that provably never reached the network: nothing can have been booked by it. */
   static PartnerUnavailableException neverSent(String message, Throwable cause) {
     return new PartnerUnavailableException(message, cause, new NotBooked("the request never left"), Optional.empty(), false);
   }
 
-  /** A 429: the partner asked for {@code retryAfter}, when its header could be read. */
+  /** A 429, with the wait the partner asked for when its {@code Retry-After} could be read. */
   static PartnerUnavailableException rateLimited(String message, Optional<Duration> retryAfter) {
     return new PartnerUnavailableException(message, null, new NotBooked("429"), retryAfter, false);
   }
@@ -40,7 +37,6 @@ public final class PartnerUnavailableException extends PartnerException {
     return new PartnerUnavailableException(message, null, new NotBooked("401 after the key was re-read"), Optional.empty(), true);
   }
 
-  /** How long the partner asked the caller to wait ({@code Retry-After} on a 429). */
   public Optional<Duration> retryAfter() {
     return retryAfter;
   }
@@ -48,10 +44,5 @@ public final class PartnerUnavailableException extends PartnerException {
   /** True when nothing changes until a person acts (the key in the secret is refused). */
   public boolean needsAPerson() {
     return needsAPerson;
-  }
-
-  @Override
-  public boolean permanent() {
-    return false;
   }
 }
