@@ -22,6 +22,7 @@ import okhttp3.ConnectionPool;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
@@ -42,9 +43,13 @@ public final class PartnerClient implements PartnerApi {
   private final ObjectMapper json;
   private final PartnerAnswers answers;
 
-  /** Whatever {@code http} was built with, every call goes through {@link OneRequestPerCall}. */
+  /**
+   * Whatever {@code http} was built with, every call goes through {@link OneRequestPerCall}, over HTTP/1.1: over
+   * HTTP/2 a call that ends resets only its stream, and the connection goes on delivering the request.
+   */
   public PartnerClient(OkHttpClient http, URI baseUrl, ApiKeySource keys, ObjectMapper json) {
-    this.http = http.newBuilder().addNetworkInterceptor(new OneRequestPerCall()).build();
+    this.http = http.newBuilder().protocols(List.of(Protocol.HTTP_1_1)).addNetworkInterceptor(new OneRequestPerCall())
+        .build();
     this.shipments = HttpUrl.get(baseUrl.toString()).newBuilder().addPathSegments("v1/shipments").build();
     this.keys = keys;
     this.json = json;
@@ -178,7 +183,8 @@ public final class PartnerClient implements PartnerApi {
       throw new InterruptedIOException("no time left to call the partner");
     }
     Call call = http.newCall(request);
-    call.timeout().timeout(remaining.toMillis(), TimeUnit.MILLISECONDS);
+    // In nanoseconds: under a millisecond left would round to 0, which OkHttp reads as no timeout at all.
+    call.timeout().timeout(remaining.toNanos(), TimeUnit.NANOSECONDS);
     return call.execute();
   }
 }

@@ -29,6 +29,11 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import okhttp3.OkHttpClient;
+import okhttp3.tls.HandshakeCertificates;
+import okhttp3.tls.HeldCertificate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -202,6 +207,43 @@ class PartnerClientTest {
           }
         }).as("the client stopped waiting: the connection ends in a reset, not an orderly close")
             .isInstanceOf(SocketException.class).hasMessageContaining("reset");
+      }
+    }
+  }
+
+  /**
+   * The same over TLS, against a partner that would speak HTTP/2: the request goes over HTTP/1.1 (over HTTP/2 a call
+   * that ends resets only its stream, and the connection goes on delivering the request), and the TCP connection under
+   * TLS ends in a reset.
+   */
+  @Test
+  void aBookingOverTlsIsSentOverHttp11AndResetWhenTheTryStopsWaiting() throws Exception {
+    HeldCertificate certificate = new HeldCertificate.Builder().addSubjectAlternativeName("127.0.0.1").build();
+    HandshakeCertificates server = new HandshakeCertificates.Builder().heldCertificate(certificate).build();
+    HandshakeCertificates trusting = new HandshakeCertificates.Builder().addTrustedCertificate(certificate.certificate()).build();
+    try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      OkHttpClient http = PartnerClient.httpClient().newBuilder()
+          .sslSocketFactory(trusting.sslSocketFactory(), trusting.trustManager()).build();
+      PartnerClient toSilent = new PartnerClient(http, URI.create("https://127.0.0.1:" + silent.getLocalPort()),
+          new ApiKeySource(secretsClient, SECRET), new ObjectMapper());
+      CompletableFuture<Throwable> ending = CompletableFuture.supplyAsync(() -> catchThrowable(
+          () -> toSilent.book(request(orderId()), "a", Optional.empty(), Deadline.in(Duration.ofSeconds(5)))));
+      try (Socket connection = silent.accept()) {
+        SSLSocket tls = (SSLSocket) server.sslSocketFactory().createSocket(connection, null, connection.getPort(), false);
+        tls.setUseClientMode(false);
+        SSLParameters parameters = tls.getSSLParameters();
+        parameters.setApplicationProtocols(new String[] {"h2", "http/1.1"});
+        tls.setSSLParameters(parameters);
+        tls.startHandshake();
+        assertThat(tls.getApplicationProtocol()).as("ALPN's choice").isIn("http/1.1", "");
+        assertThat(ending.get(30, TimeUnit.SECONDS)).isInstanceOf(PartnerOutcomeUnknownException.class);
+        InputStream in = connection.getInputStream();
+        assertThatThrownBy(() -> {
+          while (in.read() >= 0) {
+            // the request's TLS records, then the end of the connection
+          }
+        }).as("the client stopped waiting: the TCP connection ends in a reset").isInstanceOf(SocketException.class)
+            .hasMessageContaining("reset");
       }
     }
   }
