@@ -348,7 +348,7 @@ class FulfilOpsOnAwsTest {
     assertThat(report.path("capacity_orders_per_hour_worst_case").asLong()).isEqualTo(126);
     assertThat(report.path("arrivals_outpace_capacity").asBoolean()).isTrue();
     assertThat(new OpsRun(env, "capacity").out()).contains("(400% of capacity)")
-        .contains("orders arrive faster than they are booked: the runbook's \"A backlog\"");
+        .contains("orders arrive faster than they are booked: docs/runbook.md, \"A backlog\"");
   }
 
   @Test

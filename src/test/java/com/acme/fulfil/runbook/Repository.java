@@ -113,18 +113,21 @@ final class Repository {
     return names;
   }
 
-  /** The runbook sections ops' sentences send on-call to, by how their titles begin (ops' RunbookSection). */
-  Set<String> opsRunbookSections() {
-    return matches("ops/src/main/java/com/acme/fulfil/ops/RunbookSection.java", "static final String \\w+ = \"([^\"]+)\";");
+  /** The runbook sections the stack's pages and ./fulfil-ops send on-call to, by how their titles begin. */
+  Set<String> namedRunbookSections() {
+    return matches("contract/src/main/java/com/acme/fulfil/contract/RunbookSections.java",
+        "static final String \\w+ = \"([^\"]+)\";");
   }
 
-  /** Each place in ops' main sources that names a runbook section by its number, which changes with the runbook. */
-  List<String> opsSectionNumbers() {
+  /** Each place in the product's and the local run's main sources that names a runbook section by its number. */
+  List<String> runbookSectionNumbers() {
     List<String> found = new ArrayList<>();
-    for (Path source : javaSources("ops/src/main/java")) {
-      Matcher number = Pattern.compile("(?i)sections? \\d+").matcher(read(root.relativize(source).toString()));
-      while (number.find()) {
-        found.add(source.getFileName() + ": " + number.group());
+    for (String module : List.of("contract", "function", "infra", "ops", "tools/local")) {
+      for (Path source : javaSources(module + "/src/main/java")) {
+        Matcher number = Pattern.compile("(?i)runbook(\\.md)?,? sections? \\d+").matcher(read(root.relativize(source).toString()));
+        while (number.find()) {
+          found.add(source.getFileName() + ": " + number.group());
+        }
       }
     }
     return found;

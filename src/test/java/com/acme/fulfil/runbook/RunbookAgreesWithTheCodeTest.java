@@ -126,16 +126,16 @@ class RunbookAgreesWithTheCodeTest {
     }
   }
 
-  /** ./fulfil-ops names a section by its title, which stays put when sections are added before it. */
+  /** Pages and ./fulfil-ops name a section by its title, which stays put when sections are added before it. */
   @Test
-  void everyRunbookSectionOpsNamesIsTitledSoAndOpsNamesNoneByNumber() {
+  void everyRunbookSectionTheCodeNamesIsTitledSoAndNoneIsNamedByNumber() {
     List<String> titles = runbook.sections().stream()
         .map(section -> SECTION_NUMBER.matcher(section.title()).replaceFirst("")).toList();
-    for (String named : repository.opsRunbookSections()) {
-      assertThat(titles).as("a runbook section whose title begins '%s', which ./fulfil-ops names", named)
+    for (String named : repository.namedRunbookSections()) {
+      assertThat(titles).as("a runbook section whose title begins '%s', which the code names", named)
           .anyMatch(title -> title.startsWith(named));
     }
-    assertThat(repository.opsSectionNumbers()).as("runbook sections ./fulfil-ops names by number").isEmpty();
+    assertThat(repository.runbookSectionNumbers()).as("runbook sections the code names by number").isEmpty();
   }
 
   @Test

@@ -16,7 +16,7 @@ public final class OnCallSettings {
   public static final String PARTNER_API_KEY_SECRET_ARN = "partnerApiKeySecretArn";
   /** On-call's address, subscribed to the alarm topic. */
   public static final String ALARM_EMAIL = "alarmEmail";
-  /** Whether the event source mapping runs: false while on-call keeps it paused (runbook section 7). */
+  /** Whether the event source mapping runs: false while on-call keeps it paused (the runbook's "Partner outage"). */
   public static final String MAPPING_ENABLED = "mappingEnabled";
   public static final String MAX_CONCURRENCY = "maxConcurrency";
   public static final String FUNCTION_MEMORY_MB = "functionMemoryMb";

@@ -1,5 +1,6 @@
 package com.acme.fulfil.infra;
 
+import com.acme.fulfil.contract.RunbookSections;
 import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.contract.AlarmNames;
 import com.acme.fulfil.contract.AlarmSignal;
@@ -64,14 +65,16 @@ public final class FulfilOrderAlarms extends Construct {
             + " or their last of " + receives + " receives failed and the redrive policy moves them there within "
             + budget.visibilityTimeout().toMinutes() + " minutes. This page counts the first five minutes; the alarm stays"
             + " in ALARM, without paging again, while more arrive in each following five minutes, and OK means five"
-            + " minutes without one: the next arrival after that pages again. ./fulfil-ops dlq lists them all: runbook section 2.");
+            + " minutes without one: the next arrival after that pages again. ./fulfil-ops dlq lists them all: "
+            + RunbookSections.see(RunbookSections.DLQ_ALARMS) + ".");
     Queue dlq = queues.deadLetters();
     raise(AlarmNames.DLQ_NOT_EMPTY, dlq.metricApproximateNumberOfMessagesVisible(options(AlarmNames.DLQ_NOT_EMPTY)),
         OrderQueues.DLQ_NAME + " holds messages; each is kept " + budget.dlqRetention().toDays()
             + " days from when it was first sent. This alarm pages once,"
             + " when the DLQ stops being empty, and stays in ALARM, without paging again, until nothing is left in it: its OK"
             + " means the DLQ is empty. It also catches what " + AlarmNames.DLQ_NEW_MESSAGES + " cannot count (a last try"
-            + " Lambda killed or never ran). Run ./fulfil-ops dlq: runbook section 2.");
+            + " Lambda killed or never ran). Run ./fulfil-ops dlq: "
+            + RunbookSections.see(RunbookSections.DLQ_ALARMS) + ".");
     // SQS ages a message over its first two receives only, so this cannot see retrying orders (the
     // partner-failing and DLQ alarms do): it sees orders that are not being received.
     raise(AlarmNames.OLDEST_MESSAGE_TOO_OLD,
@@ -80,12 +83,13 @@ public final class FulfilOrderAlarms extends Construct {
             + " minutes without its second try: longer than two tries and their waits take while the function consumes."
             + " SQS ages only messages received fewer than three times, so this alarm sees orders nobody receives (the"
             + " mapping paused or broken, or a backlog that old), not orders that are retrying. Check the event source"
-            + " mapping is enabled and the function's errors and throttles: runbook section 3.");
+            + " mapping is enabled and the function's errors and throttles: "
+            + RunbookSections.see(RunbookSections.MESSAGES_SITTING) + ".");
     raise(AlarmNames.IN_FLIGHT_NEAR_CAP,
         queues.source().metricApproximateNumberOfMessagesNotVisible(options(AlarmNames.IN_FLIGHT_NEAR_CAP)),
         String.format(Locale.ROOT, "More than %,d messages of ", AlarmThresholds.IN_FLIGHT_WARNING) + OrderQueues.SOURCE_QUEUE_NAME
             + " are in flight; at about 120,000 SQS stops handing out messages. Look for a consumer that receives"
-            + " without deleting: runbook section 4.");
+            + " without deleting: " + RunbookSections.see(RunbookSections.IN_FLIGHT) + ".");
     // Visible messages are the ones no invocation has taken yet; the minimum over the period ignores a
     // burst the stack clears within it. An outage keeps them low (each failed try hides its message for
     // its wait), so this alarm means "too slow"; the partner-failing alarm means "failing".
@@ -94,15 +98,17 @@ public final class FulfilOrderAlarms extends Construct {
         queues.source().metricApproximateNumberOfMessagesVisible(options(AlarmNames.BACKLOG)),
         String.format(Locale.ROOT, "More than %,d orders have waited in %s for five minutes: more than the stack books in"
             + " %d minutes on a normal partner day (it %s). Orders arrive faster than they are booked:"
-            + " runbook section 16.", backlog, OrderQueues.SOURCE_QUEUE_NAME, Capacity.BACKLOG_WINDOW.toMinutes(),
+            + " "
+            + RunbookSections.see(RunbookSections.BACKLOG) + ".", backlog, OrderQueues.SOURCE_QUEUE_NAME, Capacity.BACKLOG_WINDOW.toMinutes(),
             capacity.sentence()));
     raise(AlarmNames.FUNCTION_ERRORS, function.metricErrors(options(AlarmNames.FUNCTION_ERRORS)),
         "fulfil-order invocations failed as a whole (a crash or a timeout), not just single orders."
-            + " Every record of those batches will be retried: runbook section 5.");
+            + " Every record of those batches will be retried: "
+            + RunbookSections.see(RunbookSections.FUNCTION_ERRORS) + ".");
     raise(AlarmNames.FUNCTION_THROTTLES, function.metricThrottles(options(AlarmNames.FUNCTION_THROTTLES)),
         "Lambda throttled fulfil-order: it ran more invocations than its reserved concurrency, so something besides"
             + " the mapping invoked it, or its reservation was changed. A throttled invocation costs its messages a"
-            + " receive: runbook section 6.");
+            + " receive: " + RunbookSections.see(RunbookSections.THROTTLES) + ".");
     // Failed tries with no booking at all, minute after minute: the partner (or DynamoDB) is failing.
     // The backlog alarm stays quiet in an outage and the DLQ only hears of it after the retry horizon;
     // a minute or two of failures that the retries absorb does not page.
@@ -115,7 +121,8 @@ public final class FulfilOrderAlarms extends Construct {
             .period(period(AlarmNames.PARTNER_FAILING))
             .build(),
         "fulfil-order's tries failed and none booked in 3 of the last 5 minutes: the partner (or DynamoDB) is"
-            + " failing and every order waits for its retries: runbook section 7.");
+            + " failing and every order waits for its retries: "
+            + RunbookSections.see(RunbookSections.PARTNER_OUTAGE) + ".");
   }
 
   public Topic topic() {

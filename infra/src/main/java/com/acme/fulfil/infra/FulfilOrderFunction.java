@@ -111,7 +111,7 @@ public final class FulfilOrderFunction extends Construct {
         .snapStart(SnapStartConf.ON_PUBLISHED_VERSIONS)
         // A version's logical id changes with every code or configuration change; without Retain,
         // CloudFormation deletes the previous version at the end of each deploy, and with it the code
-        // that ran before it. Rollback is a revert and a deploy (runbook section 15), never the alias by
+        // that ran before it. Rollback is a revert and a deploy (the runbook's "Roll back a bad deploy"), never the alias by
         // hand. Old versions are deleted by hand.
         .currentVersionOptions(VersionOptions.builder().removalPolicy(RemovalPolicy.RETAIN).build())
         .role(role)
@@ -156,7 +156,7 @@ public final class FulfilOrderFunction extends Construct {
         // The mapping's own counts (polled, invoked, failed, deleted): what happens to a message
         // between the queue and the function, which neither the queue's nor the function's metrics show.
         .metricsConfig(MetricsConfig.builder().metrics(List.of(MetricType.EVENT_COUNT)).build())
-        // As committed: a mapping on-call paused stays paused through a deploy (runbook section 7).
+        // As committed: a mapping on-call paused stays paused through a deploy (the runbook's "Partner outage").
         .enabled(deployment.mappingEnabled())
         .build());
     alias.addEventSource(source);

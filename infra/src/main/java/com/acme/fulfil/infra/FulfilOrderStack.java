@@ -1,5 +1,6 @@
 package com.acme.fulfil.infra;
 
+import com.acme.fulfil.contract.RunbookSections;
 import com.acme.fulfil.contract.TimingBudget;
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import software.amazon.awscdk.Aspects;
@@ -45,7 +46,7 @@ public final class FulfilOrderStack extends Stack {
 
     output("QueueUrl", queues.source().getQueueUrl(), "Where the checkout service sends orders");
     output("DlqUrl", queues.deadLetters().getQueueUrl(), "Orders that can never succeed (sent by the function on their"
-        + " first receive) and orders whose receives ran out: ./fulfil-ops dlq, runbook section 2");
+        + " first receive) and orders whose receives ran out: ./fulfil-ops dlq, " + RunbookSections.see(RunbookSections.DLQ_ALARMS));
     output("AlarmTopicArn", alarms.topic().getTopicArn(), "Subscribe on-call here");
     output("IdempotencyTableName", idempotency.getTableName(), "One record per booked order");
     output("FunctionAliasArn", fulfilOrder.alias().getFunctionArn(), "What the event source mapping invokes");

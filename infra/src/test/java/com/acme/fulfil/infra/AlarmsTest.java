@@ -35,7 +35,7 @@ class AlarmsTest {
     assertThat(description("orders-to-fulfil-dlq-new-messages"))
         .contains("the function sent them there", "their last of 14 receives failed", "within 30 minutes",
             "stays in ALARM, without paging again, while more arrive", "OK means five minutes without one",
-            "the next arrival after that pages again", "runbook section 2")
+            "the next arrival after that pages again", "docs/runbook.md, \"The DLQ alarms\"")
         .doesNotContain("Each arrival pages again");
   }
 
@@ -46,7 +46,7 @@ class AlarmsTest {
         queueName("orders-to-fulfil-dlq"), "Maximum", 0);
     assertThat(description("orders-to-fulfil-dlq-not-empty"))
         .contains("pages once, when the DLQ stops being empty", "its OK means the DLQ is empty", "kept 14 days",
-            "Lambda killed", "runbook section 2");
+            "Lambda killed", "docs/runbook.md, \"The DLQ alarms\"");
   }
 
   /**
@@ -88,16 +88,16 @@ class AlarmsTest {
   @Test
   void eachOtherAlarmsTextSaysWhatItsPageMeans() {
     Map<String, List<String>> says = Map.of(
-        "orders-to-fulfil-in-flight-near-cap", List.of("More than 100,000 messages", "runbook section 4"),
-        "orders-to-fulfil-backlog", List.of("More than 188 orders have waited", "for five minutes", "runbook section 16"),
-        "fulfil-order-errors", List.of("failed as a whole", "runbook section 5"),
+        "orders-to-fulfil-in-flight-near-cap", List.of("More than 100,000 messages", "docs/runbook.md, \"In flight near the cap\""),
+        "orders-to-fulfil-backlog", List.of("More than 188 orders have waited", "for five minutes", "docs/runbook.md, \"A backlog\""),
+        "fulfil-order-errors", List.of("failed as a whole", "docs/runbook.md, \"Function errors\""),
         "fulfil-order-throttles", List.of("more invocations than its reserved concurrency", "costs its messages a receive",
-            "runbook section 6"),
-        "fulfil-order-partner-failing", List.of("failed and none booked in 3 of the last 5 minutes", "runbook section 7"));
+            "docs/runbook.md, \"Throttles\""),
+        "fulfil-order-partner-failing", List.of("failed and none booked in 3 of the last 5 minutes", "docs/runbook.md, \"Partner outage\""));
     says.forEach((alarm, phrases) -> assertThat(description(alarm)).as(alarm).contains(phrases));
   }
 
-  /** The description is the first thing on-call reads: what fired, and which runbook section to open. */
+  /** The description is the first thing on-call reads: what fired, and which runbook section to open, by its title. */
   @Test
   void everyAlarmSaysWhatFiredAndWhichRunbookSectionToOpenAndPagesWhenItClearsToo() {
     Map<String, Map<String, Object>> alarms = template.findResources("AWS::CloudWatch::Alarm");
@@ -106,13 +106,13 @@ class AlarmsTest {
       @SuppressWarnings("unchecked")
       Map<String, Object> properties = (Map<String, Object>) alarm.get("Properties");
       assertThat((String) properties.get("AlarmDescription")).as("%s", properties.get("AlarmName"))
-          .containsPattern("runbook section \\d+").doesNotContain("failed 5 times");
+          .containsPattern("docs/runbook.md, \"[^\"]+\"").doesNotContain("failed 5 times");
       assertThat(properties.get("OKActions")).as("%s", properties.get("AlarmName")).isEqualTo(List.of(ref(topic)));
     });
     template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("AlarmName", "orders-to-fulfil-dlq-new-messages",
-        "AlarmDescription", Match.stringLikeRegexp(".*runbook section 2\\.")));
+        "AlarmDescription", Match.stringLikeRegexp(".*docs/runbook.md, \"The DLQ alarms\"\\.")));
     template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("AlarmName", "fulfil-order-partner-failing",
-        "AlarmDescription", Match.stringLikeRegexp(".*runbook section 7.*")));
+        "AlarmDescription", Match.stringLikeRegexp(".*docs/runbook.md, \"Partner outage\".*")));
   }
 
   /**

@@ -19,7 +19,7 @@ class StackOutputsTest {
     template.hasOutput("DlqUrl", Map.of("Value",
         ref(Synth.logicalId(template, "AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil-dlq"))),
         "Description", "Orders that can never succeed (sent by the function on their first receive) and orders whose"
-            + " receives ran out: ./fulfil-ops dlq, runbook section 2"));
+            + " receives ran out: ./fulfil-ops dlq, docs/runbook.md, \"The DLQ alarms\""));
     template.hasOutput("AlarmTopicArn", Map.of("Value",
         ref(Synth.logicalId(template, "AWS::SNS::Topic", Map.of("TopicName", "fulfil-order-alarms")))));
     template.hasOutput("IdempotencyTableName", Map.of("Value",

@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.contract.RunbookSections;
 import com.acme.fulfil.contract.Capacity;
 import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -76,7 +77,7 @@ final class CapacityCheck {
             seconds(d), seconds(hour.maxDuration().orElseThrow()), maxConcurrency, capacity.batchSize(), atMeasured.orElseThrow()))
         .orElse(String.format(Locale.ROOT, "nothing was invoked, and at the partner's typical %s a round (its slowest record) %d at once x %d book %,d an hour",
             seconds(capacity.typicalRound()), maxConcurrency, capacity.batchSize(), capacity.typicalOrdersPerHour()));
-    String backlogSection = "the runbook's \"" + RunbookSection.BACKLOG + "\"";
+    String backlogSection = RunbookSections.see(RunbookSections.BACKLOG);
     String verdict = outpaced ? "orders arrive faster than they are booked: " + backlogSection
         : backlog ? "a backlog waits: " + backlogSection : "no backlog";
     String sentence = String.format(Locale.ROOT, "In the last hour %,d orders arrived (%.0f%% of capacity) and %s;"

@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.contract.RunbookSections;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -64,7 +65,7 @@ record StackDrift(CloudFormationClient cloudFormation, String stackName, Duratio
           + " the deployed template says";
     }
     String paused = drift.resourceType().equals("AWS::Lambda::EventSourceMapping")
-        ? " (a mapping paused for a partner outage: the runbook's \"" + RunbookSection.PARTNER_OUTAGE + "\")" : "";
+        ? " (a mapping paused for a partner outage: " + RunbookSections.see(RunbookSections.PARTNER_OUTAGE) + ")" : "";
     return resource + " was changed outside CloudFormation: " + drift.propertyDifferences().stream()
         .map(StackDrift::difference).collect(Collectors.joining("; ")) + "; set it back as the template says, or"
         + " commit the change to " + CommittedSettings.NAME + " and deploy if it was meant" + paused;

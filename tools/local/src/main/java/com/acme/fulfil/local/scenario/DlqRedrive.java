@@ -9,7 +9,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * StartMessageMoveTask), started once and followed to its end.
  */
 final class DlqRedrive {
-  /** Messages a second: the local run's 1/30 of time makes runbook section 2's slowest pace, 1, this. */
+  /** Messages a second: the local run's 1/30 of time makes the runbook's slowest redrive pace, 1, this. */
   private static final int MESSAGES_A_SECOND = 30;
 
   private final SqsClient sqs;

@@ -24,7 +24,7 @@ public enum PartnerDay {
   /**
    * Every request answers 503 for longer than an order retries, so the orders that met it reach the DLQ
    * one after another (the outage's tail); once the partner is back and the queue has drained, on-call
-   * redrives the DLQ (runbook section 2).
+   * redrives the DLQ (the runbook's "The DLQ alarms").
    */
   LONG_OUTAGE("long outage: every request answers 503 for 2 h 52.5 min, longer than an order retries; then a redrive of the DLQ");
 

@@ -1,5 +1,6 @@
 package com.acme.fulfil.local.scenario;
 
+import com.acme.fulfil.contract.RunbookSections;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.AwsConnection;
@@ -67,11 +68,12 @@ public final class ServeMode {
         "  Partner         " + run.partnerUrl() + "   (simulated; latencies of the incident, scaled)",
         "",
         "Paste these into another shell: they point the AWS CLI at this stack (fake credentials) and set the",
-        "variables docs/runbook.md's commands use, which section 1 reads from the stack's outputs in AWS.",
+        "variables docs/runbook.md's commands use, which \"Before you start\" reads from the stack's outputs in AWS.",
         ""));
     runbook.exportLines().forEach(line -> lines.add("  " + line));
     lines.add("");
-    lines.add("Then the runbook's drill (docs/runbook.md, section 17, with its other rehearsals); this terminal shows the function's log lines:");
+    lines.add("Then the runbook's drill (" + RunbookSections.see(RunbookSections.REHEARSALS)
+        + ", with its other rehearsals); this terminal shows the function's log lines:");
     lines.add("");
     RunbookDrill.text().lines().forEach(line -> lines.add("  " + line));
     lines.add("");
