@@ -53,8 +53,10 @@ class DuplicateDeliveryTest {
   @Test
   void sameMessageDeliveredToTwoConcurrentInvocationsBooksOnce() {
     String orderId = Orders.newId("ORD-DUP-SQS");
-    // Slow enough that the second delivery arrives while the first invocation is still booking.
-    fulfil.partner().script().forOrder(orderId, 1, new Reaction.BookAfter(Duration.ofMillis(700)));
+    // The first booking waits for the second delivery's invocation, not for a guessed time: on a busy machine that
+    // invocation may start later than any fixed delay. At most 1.2 s, which the quick budget's booking window holds.
+    fulfil.partner().script().forOrder(orderId, 1,
+        new Reaction.BookWhen(() -> invocations.running() >= 2, Duration.ofMillis(1_200)));
     redeliverOrders.add(orderId);
 
     String messageId = fulfil.send(Orders.body(orderId));

@@ -189,6 +189,13 @@ final class PartnerHandler implements HttpHandler {
         Thread.sleep(delay);
         created(exchange, ledger.book(shipment, conditions.now()));
       }
+      case Reaction.BookWhen(var ready, var atMost) -> {
+        long end = System.nanoTime() + atMost.toNanos();
+        while (!ready.getAsBoolean() && System.nanoTime() < end) {
+          Thread.sleep(5);
+        }
+        created(exchange, ledger.book(shipment, conditions.now()));
+      }
       case Reaction.BookThenHang() -> {
         ledger.book(shipment, conditions.now());
         release.await();

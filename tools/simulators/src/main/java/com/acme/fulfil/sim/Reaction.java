@@ -2,12 +2,13 @@ package com.acme.fulfil.sim;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 
 /**
  * What the simulated partner does with one request instead of its normal service, when a test
  * scripts it through {@link PartnerScript}.
  *
- * <p>Four reactions book (they exist for POST only); the {@link Fault}s book nothing and may answer
+ * <p>Five reactions book (they exist for POST only); the {@link Fault}s book nothing and may answer
  * a lookup too. Delays here are real time: the time-scale divisor applies to the latency model,
  * not to what a test asks for explicitly.
  */
@@ -25,6 +26,12 @@ public sealed interface Reaction {
       }
     }
   }
+
+  /**
+   * Books once {@code ready} holds, or after {@code atMost}, and answers 201: for a test that needs something to
+   * happen while a booking is in flight (a second delivery of the same message), without guessing how long it takes.
+   */
+  record BookWhen(BooleanSupplier ready, Duration atMost) implements Reaction {}
 
   /**
    * Books at once, then never answers: the connection is held until the client gives up (and
