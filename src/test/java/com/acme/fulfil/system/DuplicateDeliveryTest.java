@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,13 +54,16 @@ class DuplicateDeliveryTest {
   @Test
   void sameMessageDeliveredToTwoConcurrentInvocationsBooksOnce() {
     String orderId = Orders.newId("ORD-DUP-SQS");
-    // The first booking waits for the second delivery's invocation, not for a guessed time: on a busy machine that
-    // invocation may start later than any fixed delay. At most 1.2 s, which the quick budget's booking window holds.
-    fulfil.partner().script().forOrder(orderId, 1,
-        new Reaction.BookWhen(() -> invocations.running() >= 2, Duration.ofMillis(1_200)));
+    // The first booking waits for the message's second delivery to reach an invocation, not for a guessed time: on
+    // a busy machine that may come later than any fixed delay. At most 1.2 s, which the quick budget's booking
+    // window holds.
+    AtomicReference<String> sent = new AtomicReference<>();
+    fulfil.partner().script().forOrder(orderId, 1, new Reaction.BookWhen(
+        () -> sent.get() != null && invocations.receives(sent.get()) >= 2, Duration.ofMillis(1_200)));
     redeliverOrders.add(orderId);
 
     String messageId = fulfil.send(Orders.body(orderId));
+    sent.set(messageId);
     fulfil.awaitDeleted(List.of(messageId), SETTLES);
 
     assertThat(invocations.ranConcurrently(messageId)).as("two invocations held the message at once").isTrue();
