@@ -16,6 +16,7 @@ import com.acme.fulfil.sim.Reaction;
 import com.acme.fulfil.sim.SecretsManagerEndpoint;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -200,13 +201,7 @@ class PartnerClientTest {
           () -> toSilent.book(request(orderId()), "a", Optional.empty(), Deadline.in(Duration.ofMillis(500)))));
       try (Socket connection = silent.accept()) {
         assertThat(ending.get(30, TimeUnit.SECONDS)).isInstanceOf(PartnerOutcomeUnknownException.class);
-        InputStream in = connection.getInputStream();
-        assertThatThrownBy(() -> {
-          while (in.read() >= 0) {
-            // the request's bytes, then the end of the connection
-          }
-        }).as("the client stopped waiting: the connection ends in a reset, not an orderly close")
-            .isInstanceOf(SocketException.class).hasMessageContaining("reset");
+        assertEndsInAReset(connection);
       }
     }
   }
@@ -237,13 +232,7 @@ class PartnerClientTest {
         tls.startHandshake();
         assertThat(tls.getApplicationProtocol()).as("ALPN's choice").isIn("http/1.1", "");
         assertThat(ending.get(30, TimeUnit.SECONDS)).isInstanceOf(PartnerOutcomeUnknownException.class);
-        InputStream in = connection.getInputStream();
-        assertThatThrownBy(() -> {
-          while (in.read() >= 0) {
-            // the request's TLS records, then the end of the connection
-          }
-        }).as("the client stopped waiting: the TCP connection ends in a reset").isInstanceOf(SocketException.class)
-            .hasMessageContaining("reset");
+        assertEndsInAReset(connection);
       }
     }
   }
@@ -305,5 +294,16 @@ class PartnerClientTest {
     ApiKeySource missing = new ApiKeySource(secretsClient, "no-such-secret");
     assertThatThrownBy(missing::current).isInstanceOf(SecretUnavailableException.class)
         .hasMessageContaining("ResourceNotFoundException");
+  }
+
+  /** Reads what the client sent to the end: a reset, not an orderly close, once the client stopped waiting. */
+  private static void assertEndsInAReset(Socket connection) throws IOException {
+    InputStream in = connection.getInputStream();
+    assertThatThrownBy(() -> {
+      while (in.read() >= 0) {
+        // the request's bytes (TLS records over TLS), then the end of the TCP connection
+      }
+    }).as("the client stopped waiting: the connection ends in a reset, not an orderly close")
+        .isInstanceOf(SocketException.class).hasMessageContaining("reset");
   }
 }
