@@ -1,8 +1,12 @@
 package com.acme.fulfil.local.scenario;
 
+import com.acme.fulfil.order.OrderMessage;
+import com.acme.fulfil.order.Parcel;
+import com.acme.fulfil.order.Service;
+import com.acme.fulfil.order.ShipTo;
 import com.acme.fulfil.sim.SimulatedPartner;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -56,27 +60,25 @@ public final class OrderStream {
     if (kind == ScenarioOrder.Kind.MALFORMED) {
       return "order_id=" + orderId + "&service=standard"; // a producer bug: form encoding, not JSON
     }
-    ObjectNode order = json.createObjectNode();
-    order.put("order_id", orderId);
-    order.put("placed_at", PLACED_FROM.plusSeconds(index * 7L).toString());
-    order.put("service", random.nextInt(5) == 0 ? "express" : "standard");
-    ObjectNode shipTo = order.putObject("ship_to");
-    shipTo.put("name", "Customer " + (index + 1));
-    shipTo.put("line1", (random.nextInt(200) + 1) + " Example Street");
-    shipTo.putNull("line2");
-    shipTo.put("city", CITIES[random.nextInt(CITIES.length)]);
-    shipTo.put("postcode", "AB" + (random.nextInt(9) + 1) + " " + (random.nextInt(9) + 1) + "CD");
-    shipTo.put("country", "GB");
-    var parcels = order.putArray("parcels");
+    Service service = random.nextInt(5) == 0 ? Service.EXPRESS : Service.STANDARD;
+    String line1 = (random.nextInt(200) + 1) + " Example Street";
+    String city = CITIES[random.nextInt(CITIES.length)];
+    String postcode = "AB" + (random.nextInt(9) + 1) + " " + (random.nextInt(9) + 1) + "CD";
+    String country = kind == ScenarioOrder.Kind.PARTNER_REJECTS ? SimulatedPartner.UNSUPPORTED_COUNTRY : "GB";
+    List<Parcel> parcels = new ArrayList<>();
     int parcelCount = 1 + random.nextInt(3);
     for (int p = 0; p < parcelCount; p++) {
-      parcels.addObject().put("weight_grams", 100 + random.nextInt(20_000));
+      parcels.add(new Parcel(100 + random.nextInt(20_000)));
     }
-    switch (kind) {
-      case BREAKS_CONTRACT -> order.putArray("parcels"); // no parcels: the contract wants 1 to 50
-      case PARTNER_REJECTS -> shipTo.put("country", SimulatedPartner.UNSUPPORTED_COUNTRY);
-      default -> { }
+    if (kind == ScenarioOrder.Kind.BREAKS_CONTRACT) {
+      parcels.clear(); // no parcels: the contract wants 1 to 50
     }
-    return order.toString();
+    ShipTo shipTo = new ShipTo("Customer " + (index + 1), line1, null, city, postcode, country);
+    try {
+      return json.writeValueAsString(
+          new OrderMessage(orderId, PLACED_FROM.plusSeconds(index * 7L), service, shipTo, parcels));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write an order message", e);
+    }
   }
 }
