@@ -11,11 +11,6 @@ public final class NotBooked {
     this.because = because;
   }
 
-  /** What proved it, in a few words. */
-  public String because() {
-    return because;
-  }
-
   @Override
   public String toString() {
     return "not booked: " + because;

@@ -8,10 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +36,7 @@ final class PartnerAnswers {
   }
 
   /** The answer to {@code POST /v1/shipments}: the booking, or what the try does; a 401 is the key's second refusal. */
-  Shipment booking(String orderId, int status, String body, String retryAfter, Instant answeredAt) {
+  Shipment booking(String orderId, int status, String body, String retryAfter) {
     return switch (status) {
       case 201 -> readable(document(body)).filter(s -> orderId.equals(s.orderId())).orElseThrow(() -> unknown(
           "partner answered 201 with a body that is not this order's booking: it booked something we cannot read"));
@@ -56,7 +52,7 @@ final class PartnerAnswers {
       case 401 -> throw PartnerUnavailableException.keyRefused(
           "partner refused the API key even after re-reading the secret (401): rotate the secret");
       case 429 -> throw PartnerUnavailableException.rateLimited(
-          "partner rate limited the call (429, Retry-After " + retryAfter + ")", retryAfter(retryAfter, answeredAt));
+          "partner rate limited the call (429, Retry-After " + retryAfter + ")", retryAfter(retryAfter));
       default -> throw unknown("partner answered " + status
           + ", which does not say that nothing was booked (a gateway may answer while the partner still books)");
     };
@@ -160,19 +156,13 @@ final class PartnerAnswers {
     return error.isTextual() && !error.asText().isBlank() ? error.asText() : null;
   }
 
-  /** {@code Retry-After} as RFC 9110 allows it: seconds, or an HTTP date read against when the answer came; or none. */
-  static Optional<Duration> retryAfter(String header, Instant answeredAt) {
-    String value = header == null ? "" : header.strip();
+  /** {@code Retry-After} in seconds, the contract's form; anything else (an HTTP date too) is none, and backs off. */
+  static Optional<Duration> retryAfter(String header) {
     try {
-      long seconds = Long.parseLong(value);
+      long seconds = Long.parseLong(header == null ? "" : header.strip());
       return seconds < 0 ? Optional.empty() : Optional.of(Duration.ofSeconds(seconds));
     } catch (NumberFormatException notSeconds) {
-      try {
-        Duration until = Duration.between(answeredAt, ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
-        return Optional.of(until.isNegative() ? Duration.ZERO : until);
-      } catch (DateTimeParseException notADate) {
-        return Optional.empty();
-      }
+      return Optional.empty();
     }
   }
 

@@ -11,7 +11,6 @@ import java.net.ProtocolException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -83,7 +82,7 @@ public final class PartnerClient implements PartnerApi {
       throw PartnerUnavailableException.neverSent("cannot serialise the shipment request", e);
     }
     try {
-      return answers.booking(request.orderId(), answer.status(), answer.body(), answer.retryAfter(), answer.answeredAt());
+      return answers.booking(request.orderId(), answer.status(), answer.body(), answer.retryAfter());
     } catch (PartnerException classified) {
       throw classified;
     } catch (RuntimeException unreadable) {
@@ -110,8 +109,7 @@ public final class PartnerClient implements PartnerApi {
     }
   }
 
-  /** One HTTP answer, and when it came: the latest moment the partner can have received the request. */
-  private record Answer(int status, String body, String retryAfter, Instant answeredAt) {}
+  private record Answer(int status, String body, String retryAfter) {}
 
   /** An exchange that ended without an answer, and whether its last request may have reached the network. */
   private static final class LostExchange extends Exception {
@@ -143,7 +141,7 @@ public final class PartnerClient implements PartnerApi {
         try (Response response = call(httpRequest, deadline)) {
           requireFraming(response);
           if (response.code() != 401 || refreshed) {
-            return new Answer(response.code(), body(response), response.header("Retry-After"), Instant.now());
+            return new Answer(response.code(), body(response), response.header("Retry-After"));
           }
           key = keys.refreshAfterRejection(key);
         }

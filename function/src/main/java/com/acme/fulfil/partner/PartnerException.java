@@ -16,9 +16,4 @@ public abstract sealed class PartnerException extends RuntimeException
   public final Optional<NotBooked> notBooked() {
     return Optional.ofNullable(notBooked);
   }
-
-  /** Whether the same request will never succeed (the partner's rejection); anything else is worth retrying later. */
-  public final boolean permanent() {
-    return this instanceof PartnerRejectedException;
-  }
 }

@@ -172,16 +172,15 @@ public final class ScriptedPartner implements PartnerApi {
         late.landBy = script.now().plus(contractMaximum);
       }
     }
-    Instant answeredAt = script.now();
     return switch (answer) {
-      case CREATED_201 -> answers.booking(request.orderId(), 201, write(shipment), null, answeredAt);
+      case CREATED_201 -> answers.booking(request.orderId(), 201, write(shipment), null);
       case UNAUTHORIZED_401 -> keyReRead
-          ? answers.booking(request.orderId(), 401, "{\"error\":\"unauthorized\",\"message\":\"bad key\"}", null, answeredAt)
+          ? answers.booking(request.orderId(), 401, "{\"error\":\"unauthorized\",\"message\":\"bad key\"}", null)
           : answer(request, requestId, true);
-      case REJECTED_422 -> answers.booking(request.orderId(), 422, "{\"error\":\"address_rejected\",\"message\":\"no\"}", null, answeredAt);
-      case PROXY_PAGE_400 -> answers.booking(request.orderId(), 400, "<html>Bad Request</html>", null, answeredAt);
-      case RATE_LIMITED_429 -> answers.booking(request.orderId(), 429, "", "7", answeredAt);
-      case SERVER_ERROR_503_NOTHING_BOOKED, SERVER_ERROR_503_BOOKED -> answers.booking(request.orderId(), 503, "", null, answeredAt);
+      case REJECTED_422 -> answers.booking(request.orderId(), 422, "{\"error\":\"address_rejected\",\"message\":\"no\"}", null);
+      case PROXY_PAGE_400 -> answers.booking(request.orderId(), 400, "<html>Bad Request</html>", null);
+      case RATE_LIMITED_429 -> answers.booking(request.orderId(), 429, "", "7");
+      case SERVER_ERROR_503_NOTHING_BOOKED, SERVER_ERROR_503_BOOKED -> answers.booking(request.orderId(), 503, "", null);
       case CLOSED_NOTHING_BOOKED, CLOSED_BOOKED ->
           throw new PartnerOutcomeUnknownException("connection closed without an answer", null);
       case BOOKED_AFTER_THE_CALLER_GAVE_UP -> throw new IllegalStateException("code < 0: -77");
