@@ -47,11 +47,6 @@ final class PartnerHttp {
     return http.sendAsync(bookingRequest(apiKey, body).build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  HttpResponse<String> bookWithin(String apiKey, String body, Duration timeout)
-      throws IOException, InterruptedException {
-    return send(bookingRequest(apiKey, body).timeout(timeout));
-  }
-
   HttpRequest.Builder lookupRequest(String apiKey, String orderId) {
     URI lookup = URI.create(shipments + "?order_id=" + URLEncoder.encode(orderId, StandardCharsets.UTF_8));
     return HttpRequest.newBuilder(lookup)
