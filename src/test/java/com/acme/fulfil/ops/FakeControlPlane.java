@@ -71,6 +71,8 @@ final class FakeControlPlane implements AutoCloseable {
   final Map<String, List<Double>> metrics = new java.util.concurrent.ConcurrentHashMap<>();
   /** Null: ScalingConfig left out, as Lambda leaves it out of a mapping without a cap. */
   volatile Integer mappingMaximumConcurrency = 10;
+  /** Mappings someone made by hand on the stack's queue, besides the stack's own: UUID to the function they invoke. */
+  final Map<String, String> handMadeMappings = new java.util.concurrent.ConcurrentHashMap<>();
   /** The function's log group, one line per event, as the function writes them. */
   final List<String> logLines = new CopyOnWriteArrayList<>();
 
@@ -200,6 +202,12 @@ final class FakeControlPlane implements AutoCloseable {
     var mappings = answer.putArray("EventSourceMappings");
     if (queueArn.equals(query.get("EventSourceArn"))) {
       mappings.add(mapping());
+      handMadeMappings.forEach((uuid, function) -> {
+        if (query.get("FunctionName") == null || query.get("FunctionName").equals(function)) {
+          mappings.addObject().put("UUID", uuid).put("EventSourceArn", queueArn).put("FunctionArn", function)
+              .put("State", "Enabled").put("BatchSize", 10);
+        }
+      });
     }
     return json.writeValueAsString(answer);
   }

@@ -92,6 +92,7 @@ class FulfilOpsOnAwsTest {
         JSON.valueToTree(CommittedSettings.read(deployedSettings).values())).toString();
     aws.subscriptions.clear();
     aws.subscriptions.add(FakeControlPlane.TOPIC + ":0f6c7d1e-oncall");
+    aws.handMadeMappings.clear();
     aws.metrics.clear();
     aws.mappingMaximumConcurrency = 10;
   }
@@ -215,6 +216,20 @@ class FulfilOpsOnAwsTest {
     assertThat(check.exitCode()).as(check.out() + check.err()).isEqualTo(1);
     assertThat(check.out()).contains(FakeControlPlane.ALARM_EMAIL + ", whom infra/cdk.json commits for the alarms, has no"
         + " confirmed subscription to " + FakeControlPlane.TOPIC);
+    assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(1);
+  }
+
+  /** A mapping made by hand is no resource of the stack's, so drift detection cannot see it; it takes orders all the same. */
+  @Test
+  void checkNamesEveryEventSourceMappingOnTheQueueWhenThereIsMoreThanTheStacksOne() throws Exception {
+    String other = "arn:aws:lambda:us-east-1:000000000000:function:orders-audit";
+    aws.handMadeMappings.put("0c0ffee0-hand-made", other);
+
+    OpsRun check = new OpsRun(env, "check");
+    assertThat(check.exitCode()).as(check.out() + check.err()).isEqualTo(1);
+    assertThat(check.out()).contains(queues.source().url() + " is read by 2 event source mappings, where the stack makes one (")
+        .contains("0c0ffee0-hand-made to " + other).contains(FakeControlPlane.ALIAS).doesNotContain("no drift found");
+    assertThat(aws.served).contains("Lambda ListEventSourceMappings");
     assertThat(JSON.readTree(new OpsRun(env, "check", "--json").out()).path("findings")).hasSize(1);
   }
 

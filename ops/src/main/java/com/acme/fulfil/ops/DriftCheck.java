@@ -70,6 +70,7 @@ final class DriftCheck {
     StackDrift.Outcome drift = new StackDrift(cloudFormation, stackName, POLL_EVERY, detectionLimit).detect();
     findings.addAll(drift.findings());
     drift.notChecked().ifPresent(notChecked::add);
+    queueReaders();
     CommittedSettings committed = stack.committed().orElseThrow();
     deployedWith(cloudFormation.getTemplateSummary(r -> r.stackName(stackName)).metadata()).ifPresentOrElse(
         deployedWith -> findings.addAll(committed.differencesFrom(deployedWith)),
@@ -79,6 +80,21 @@ final class DriftCheck {
         .ifPresent(email -> findings.add(email + ", whom " + CommittedSettings.NAME + " commits for the alarms, has no"
             + " confirmed subscription to " + stack.alarmTopicArn().orElseThrow() + ": no alarm reaches it until it"
             + " follows the link in AWS's e-mail (a deploy from the committed file subscribes it)"));
+  }
+
+  /**
+   * Every event source mapping on the queue: one made by hand is no resource of the stack's, so drift detection cannot
+   * see it, and whatever it invokes takes orders this stack then never books, dead-letters or counts.
+   */
+  private void queueReaders() {
+    List<String> readers = stack.aws().lambda().orElseThrow()
+        .listEventSourceMappingsPaginator(r -> r.eventSourceArn(stack.queueArn())).eventSourceMappings().stream()
+        .map(mapping -> mapping.uuid() + " to " + mapping.functionArn() + " (" + mapping.state() + ")").toList();
+    if (readers.size() > 1) {
+      findings.add(stack.queueUrl() + " is read by " + readers.size() + " event source mappings, where the stack makes one ("
+          + String.join("; ", readers) + "): delete the one the stack did not create (aws lambda"
+          + " delete-event-source-mapping --uuid ...), as the orders it takes are not booked by this stack");
+    }
   }
 
   /** The settings the template's metadata records, if it records them. */
