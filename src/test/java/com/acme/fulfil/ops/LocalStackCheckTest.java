@@ -2,6 +2,7 @@ package com.acme.fulfil.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.OnCallVariables;
 import com.acme.fulfil.contract.TimingBudget;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
@@ -14,6 +15,7 @@ import com.acme.fulfil.system.harness.PackagedArtifact;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,8 +24,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * {@code check} on the local stack as {@code ./run-local --serve} creates it, with the variables it prints: a
- * fresh one has no drift, and a visibility timeout set by hand is found. Its queues come from the budget the
+ * {@code check} and {@code capacity} on the local stack as {@code ./run-local --serve} creates it, with the variables
+ * it prints: a fresh one has no drift, a visibility timeout set by hand is found, and capacity models its mapping. Its queues come from the budget the
  * local run plays, whose floors for real work raise the function timeout and with it the visibility timeout
  * (90 s at 1/30, not the 60 s of the defaults scaled), so check must take that budget from --serve.
  */
@@ -50,7 +52,7 @@ class LocalStackCheckTest {
     stack.createIdempotencyTable(table);
     env = new RunbookEnvironment(connection, queues.source(), queues.deadLetter().orElseThrow(), table,
         "served-" + suffix + "/partner-api-key", URI.create("http://127.0.0.1:9"), "served-" + suffix + "-fulfil-order",
-        SERVED.budget().orElseThrow()).variables();
+        SERVED.budget().orElseThrow(), SERVED.mapping().maxConcurrency()).variables();
   }
 
   @Test
@@ -82,6 +84,24 @@ class LocalStackCheckTest {
     } finally {
       setVisibilityTimeout(created);
     }
+  }
+
+  /** capacity models the mapping --serve runs, as its export lines say, never a concurrency of its own. */
+  @Test
+  void capacityModelsTheMappingServeSaysItRuns() throws Exception {
+    Map<String, String> sevenAtOnce = new HashMap<>(env);
+    sevenAtOnce.put(OnCallVariables.MAX_CONCURRENCY, "7");
+    OpsRun seven = new OpsRun(sevenAtOnce, "capacity", "--json");
+    var report = JSON.readTree(seven.out());
+    assertThat(report.path("max_concurrency").asInt()).as(seven.out() + seven.err()).isEqualTo(7);
+    assertThat(report.path("arrivals_last_hour").isNull()).as("no CloudWatch, no last hour").isTrue();
+    assertThat(new OpsRun(env, "capacity").out()).contains("at maxConcurrency " + SERVED.mapping().maxConcurrency() + " it");
+
+    Map<String, String> unsaid = new HashMap<>(env);
+    unsaid.remove(OnCallVariables.MAX_CONCURRENCY);
+    OpsRun refused = new OpsRun(unsaid, "capacity");
+    assertThat(refused.exitCode()).isEqualTo(2);
+    assertThat(refused.err()).contains(OnCallVariables.MAX_CONCURRENCY + " is not set");
   }
 
   private static void setVisibilityTimeout(long seconds) {

@@ -96,7 +96,7 @@ abstract class RunbookCommands {
     }
     runner = new RunbookRunner(workingDirectory,
         new RunbookEnvironment(aws.connection(), queues.source(), deadLetters(), TABLE, SECRET, partner.baseUrl(),
-            "fulfil-order", budget),
+            "fulfil-order", budget, 10), // maxConcurrency as infra/cdk.json commits it
         readerChoices);
   }
 

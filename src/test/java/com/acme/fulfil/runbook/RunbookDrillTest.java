@@ -68,7 +68,8 @@ class RunbookDrillTest {
         QueueRef deadLetters = function.queues().deadLetter().orElseThrow();
         RunbookRunner runner = new RunbookRunner(shellDirectory, new RunbookEnvironment(aws.connection(),
             function.queues().source(), deadLetters, function.table().orElseThrow(), function.secretId(),
-            partner.baseUrl(), function.functionName(), deployment.budget().orElseThrow()), Map.of());
+            partner.baseUrl(), function.functionName(), deployment.budget().orElseThrow(),
+            deployment.mapping().maxConcurrency()), Map.of());
         runner.heading(rehearsals.title() + ", with the function running");
         assertThat(rehearsals.codeBlocks("sh").getFirst()).as("the first rehearsal is the drill --serve prints")
             .isEqualTo(RunbookDrill.text());

@@ -26,8 +26,6 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 final class CapacityCheck {
   private static final Duration WINDOW = Duration.ofHours(1);
   private static final int PERIOD_SECONDS = 300;
-  /** What the local stack's mapping runs. */
-  private static final int LOCAL_MAX_CONCURRENCY = 10;
 
   private final Stack stack;
   private final Clock clock;
@@ -38,7 +36,7 @@ final class CapacityCheck {
   }
 
   Report report() {
-    int maxConcurrency = stack.local() ? LOCAL_MAX_CONCURRENCY : mappingConcurrency();
+    int maxConcurrency = stack.localMaxConcurrency().orElseGet(this::mappingConcurrency);
     // Real-world figures: the local stack's budget is time-scaled, the partner's typical time is not.
     Capacity capacity = (stack.local() ? TimingBudget.defaults() : stack.budget()).capacity(maxConcurrency);
     long waiting = Long.parseLong(stack.aws().sqs().getQueueAttributes(r -> r.queueUrl(stack.queueUrl())
@@ -55,19 +53,21 @@ final class CapacityCheck {
     String waitingNow = String.format(Locale.ROOT, "%,d order%s waiting now (the backlog alarm fires above %,d)", waiting,
         waiting == 1 ? "" : "s", capacity.backlogAlarmThreshold());
     if (stack.local()) {
-      json.putNull("arrivals_last_hour");
+      // The same fields as in AWS, for scripts: null where only CloudWatch could say.
+      List.of("arrivals_last_hour", "invocations_last_hour", "mean_duration_seconds", "max_duration_seconds",
+          "capacity_orders_per_hour_at_measured_duration", "utilisation", "arrivals_outpace_capacity").forEach(json::putNull);
       json.put("backlog", backlog);
       return new Report(List.of("The local stack has no CloudWatch, so no last hour to measure: at maxConcurrency "
           + maxConcurrency + " it " + capacity.sentence() + "; " + waitingNow + "."), json, backlog ? 1 : 0);
     }
     LastHour hour = lastHour();
     json.put("arrivals_last_hour", hour.arrivals()).put("invocations_last_hour", hour.invocations());
-    hour.meanDuration().ifPresent(d -> json.put("mean_duration_seconds", d.toMillis() / 1000.0));
-    hour.maxDuration().ifPresent(d -> json.put("max_duration_seconds", d.toMillis() / 1000.0));
+    json.put("mean_duration_seconds", hour.meanDuration().map(d -> d.toMillis() / 1000.0).orElse(null));
+    json.put("max_duration_seconds", hour.maxDuration().map(d -> d.toMillis() / 1000.0).orElse(null));
     // An invocation's duration already holds its batch's rounds of lookup and booking.
     Optional<Long> atMeasured = hour.meanDuration()
         .map(d -> (long) (maxConcurrency * (double) capacity.batchSize() * 3600 / (d.toMillis() / 1000.0)));
-    atMeasured.ifPresent(c -> json.put("capacity_orders_per_hour_at_measured_duration", c));
+    json.put("capacity_orders_per_hour_at_measured_duration", atMeasured.orElse(null));
     long bookable = atMeasured.orElse(capacity.typicalOrdersPerHour());
     boolean outpaced = hour.arrivals() > bookable;
     json.put("utilisation", bookable == 0 ? 0 : hour.arrivals() / (double) bookable);

@@ -1,5 +1,7 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.contract.FunctionEnvironment;
+import com.acme.fulfil.contract.OnCallVariables;
 import com.acme.fulfil.contract.TimingBudget;
 import com.acme.fulfil.contract.TimingBudgetText;
 import java.net.InetAddress;
@@ -33,7 +35,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * function's configuration, with the caller's credentials and region, and the budget from infra/cdk.json;
  * against {@code ./run-local --serve} only when {@code FULFIL_OPS_STACK=local}, which it alone prints,
  * from the variables it prints ({@code QUEUE_URL}, {@code DLQ_URL}, {@code TABLE_NAME},
- * {@code SECRET_ARN}, {@code PARTNER_BASE_URL}, {@code FUNCTION_NAME}, {@code TIMING_BUDGET} and the
+ * {@code SECRET_ARN}, {@code PARTNER_BASE_URL}, {@code FUNCTION_NAME}, {@code TIMING_BUDGET},
+ * {@code MAPPING_MAX_CONCURRENCY} and the
  * {@code AWS_ENDPOINT_URL_*} endpoints), every one of which must be a loopback address. The runbook sets
  * some of the same names for AWS, so none of them alone may select the local stack. In AWS the SDK's
  * {@code AWS_ENDPOINT_URL} and {@code AWS_ENDPOINT_URL_<SERVICE>} variables are honoured, so a stack
@@ -42,6 +45,7 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * @param functionAliasArn what the event source mapping invokes; empty on the local stack, which has
  *     no Lambda service, mapping or alarms to ask
  * @param committed infra/cdk.json's settings; empty on the local stack
+ * @param localMaxConcurrency the local mapping's, as {@code --serve} printed it; empty in AWS, where Lambda says
  */
 record Stack(
     String description,
@@ -55,11 +59,10 @@ record Stack(
     Optional<String> alarmTopicArn,
     TimingBudget budget,
     Optional<CommittedSettings> committed,
+    Optional<Integer> localMaxConcurrency,
     Clients aws) implements AutoCloseable {
 
   static final String DEFAULT_STACK = "fulfil-order";
-  /** Set to {@code local} by the export lines of {@code ./run-local --serve}, and by nothing else. */
-  static final String TARGET_VARIABLE = "FULFIL_OPS_STACK";
   private static final List<String> LOCAL_ENDPOINTS =
       List.of("AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SECRETS_MANAGER");
 
@@ -91,21 +94,21 @@ record Stack(
 
   /** @param stackName the CloudFormation stack (AWS only) */
   static Stack resolve(Map<String, String> env, String stackName) {
-    String target = env.get(TARGET_VARIABLE);
+    String target = env.get(OnCallVariables.STACK);
     if (target == null) {
       return deployed(env, stackName);
     }
     if (!target.equals("local")) {
-      throw new OpsException(TARGET_VARIABLE + " is '" + target + "': only ./run-local --serve sets it, to local;"
+      throw new OpsException(OnCallVariables.STACK + " is '" + target + "': only ./run-local --serve sets it, to local;"
           + " unset it to work on the deployed stack");
     }
     return local(env);
   }
 
   private static Stack local(Map<String, String> env) {
-    requireLoopback(env, "QUEUE_URL");
-    requireLoopback(env, "DLQ_URL");
-    requireLoopback(env, "PARTNER_BASE_URL");
+    requireLoopback(env, OnCallVariables.QUEUE_URL);
+    requireLoopback(env, OnCallVariables.DLQ_URL);
+    requireLoopback(env, OnCallVariables.PARTNER_BASE_URL);
     LOCAL_ENDPOINTS.forEach(name -> requireLoopback(env, name));
     Region region = Region.of(env.getOrDefault("AWS_REGION", env.getOrDefault("AWS_DEFAULT_REGION", "us-east-1")));
     AwsCredentialsProvider credentials = credentials(env);
@@ -116,11 +119,11 @@ record Stack(
         Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     // The budget the local run created the stack from, as it printed it: one derived here from a time scale
     // missed the floors the local run keeps for real work (a 90 s visibility timeout taken for 60 s).
-    TimingBudget budget = TimingBudgetText.read(required(env, "TIMING_BUDGET"));
-    return new Stack("the local stack (" + env.get("QUEUE_URL") + ")", env.get("QUEUE_URL"), required(env, "DLQ_URL"),
-        required(env, "TABLE_NAME"), required(env, "SECRET_ARN"), URI.create(required(env, "PARTNER_BASE_URL")),
-        env.getOrDefault("FUNCTION_NAME", DEFAULT_STACK), Optional.empty(), Optional.empty(),
-        budget, Optional.empty(), clients);
+    TimingBudget budget = TimingBudgetText.read(required(env, OnCallVariables.TIMING_BUDGET));
+    return new Stack("the local stack (" + env.get(OnCallVariables.QUEUE_URL) + ")", env.get(OnCallVariables.QUEUE_URL), required(env, OnCallVariables.DLQ_URL),
+        required(env, OnCallVariables.TABLE_NAME), required(env, OnCallVariables.SECRET_ARN), URI.create(required(env, OnCallVariables.PARTNER_BASE_URL)),
+        env.getOrDefault(OnCallVariables.FUNCTION_NAME, DEFAULT_STACK), Optional.empty(), Optional.empty(),
+        budget, Optional.empty(), Optional.of(maxConcurrency(env)), clients);
   }
 
   private static Stack deployed(Map<String, String> env, String stackName) {
@@ -158,12 +161,12 @@ record Stack(
     String functionName = aliasArn.split(":")[6];
     // The partner the stack was deployed with, not whatever the function's variable says now: on-call's
     // commands send the API key there. A stack deployed before it had the output has only the variable.
-    String partnerBaseUrl = outputs.getOrDefault("PartnerBaseUrl", functionEnv.get("PARTNER_BASE_URL"));
+    String partnerBaseUrl = outputs.getOrDefault("PartnerBaseUrl", functionEnv.get(FunctionEnvironment.PARTNER_BASE_URL));
     return new Stack("stack " + stackName + " in " + region, output(outputs, "QueueUrl", stackName),
         output(outputs, "DlqUrl", stackName), output(outputs, "IdempotencyTableName", stackName),
         output(outputs, "PartnerApiKeySecretArn", stackName), URI.create(partnerBaseUrl),
         functionName, Optional.of(aliasArn), Optional.of(output(outputs, "AlarmTopicArn", stackName)),
-        committed.budget(), Optional.of(committed), clients);
+        committed.budget(), Optional.of(committed), Optional.empty(), clients);
   }
 
   private static String output(Map<String, String> outputs, String key, String stackName) {
@@ -178,10 +181,24 @@ record Stack(
   private static String required(Map<String, String> env, String name) {
     String value = env.get(name);
     if (value == null || value.isBlank()) {
-      throw new OpsException(TARGET_VARIABLE + " is local, so the local stack is meant, but " + name + " is not set:"
+      throw new OpsException(OnCallVariables.STACK + " is local, so the local stack is meant, but " + name + " is not set:"
           + " paste every export line ./run-local --serve prints");
     }
     return value;
+  }
+
+  private static int maxConcurrency(Map<String, String> env) {
+    String value = required(env, OnCallVariables.MAX_CONCURRENCY);
+    try {
+      int concurrency = Integer.parseInt(value.strip());
+      if (concurrency > 0) {
+        return concurrency;
+      }
+    } catch (NumberFormatException e) {
+      // refused below, with the variable's name
+    }
+    throw new OpsException(OnCallVariables.MAX_CONCURRENCY + " is '" + value + "', not a positive whole number:"
+        + " paste every export line ./run-local --serve prints");
   }
 
   /** The local stack runs on this computer: an address elsewhere would be someone's real AWS, or worse. */
@@ -195,8 +212,8 @@ record Stack(
       loopback = false;
     }
     if (!loopback) {
-      throw new OpsException(name + " is " + value + ", not a loopback address: the local stack (" + TARGET_VARIABLE
-          + "=local) only ever runs on localhost. Unset " + TARGET_VARIABLE + " to work on the deployed stack");
+      throw new OpsException(name + " is " + value + ", not a loopback address: the local stack (" + OnCallVariables.STACK
+          + "=local) only ever runs on localhost. Unset " + OnCallVariables.STACK + " to work on the deployed stack");
     }
   }
 

@@ -156,7 +156,7 @@ public final class FulfilOrderUnderTest implements AutoCloseable {
   public RunbookEnvironment runbookEnvironment() {
     return new RunbookEnvironment(aws, queues().source(), queues().deadLetter().orElseThrow(),
         deployment.table().orElseThrow(), deployment.secretId(), partner.baseUrl(), deployment.functionName(),
-        deployment.deployment().budget().orElseThrow());
+        deployment.deployment().budget().orElseThrow(), deployment.deployment().mapping().maxConcurrency());
   }
 
   /** The record of one order, with its story. */

@@ -2,6 +2,7 @@ package com.acme.fulfil.local.scenario;
 
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.QueueRef;
+import com.acme.fulfil.contract.OnCallVariables;
 import com.acme.fulfil.contract.TimingBudget;
 import com.acme.fulfil.contract.TimingBudgetText;
 import java.net.URI;
@@ -23,9 +24,10 @@ import java.util.stream.Collectors;
  * @param functionName the function's name, the first part of every key in its table
  * @param budget what the local stack was created from, in its own time: {@code ./fulfil-ops} compares the
  *     queues with it and tells a redrive's retries by it, so it reads this budget, never one of its own making
+ * @param maxConcurrency the local mapping's: {@code ./fulfil-ops capacity} models the stack with it
  */
 public record RunbookEnvironment(AwsConnection aws, QueueRef orders, QueueRef deadLetters, String table,
-    String partnerKeySecret, URI partnerBaseUrl, String functionName, TimingBudget budget) {
+    String partnerKeySecret, URI partnerBaseUrl, String functionName, TimingBudget budget, int maxConcurrency) {
 
   /**
    * A region name AWS does not have. For AWS's own regions AWS CLI v1 sends SQS commands to AWS's SQS
@@ -73,18 +75,19 @@ public record RunbookEnvironment(AwsConnection aws, QueueRef orders, QueueRef de
     aws.dynamoDbEndpoint().ifPresent(uri -> endpoints.put(AwsConnection.ENDPOINT_DYNAMODB, uri.toString()));
     aws.secretsManagerEndpoint().ifPresent(uri -> endpoints.put(AwsConnection.ENDPOINT_SECRETS_MANAGER, uri.toString()));
     Map<String, String> queues = new LinkedHashMap<>();
-    queues.put("QUEUE_URL", orders.url());
-    queues.put("DLQ_URL", deadLetters.url());
-    queues.put("SOURCE_QUEUE_ARN", orders.arn());
-    queues.put("DLQ_ARN", deadLetters.arn());
+    queues.put(OnCallVariables.QUEUE_URL, orders.url());
+    queues.put(OnCallVariables.DLQ_URL, deadLetters.url());
+    queues.put(OnCallVariables.SOURCE_QUEUE_ARN, orders.arn());
+    queues.put(OnCallVariables.DLQ_ARN, deadLetters.arn());
     Map<String, String> others = new LinkedHashMap<>();
     // ./fulfil-ops works on the local stack only with this; the runbook's own QUEUE_URL never switches it.
-    others.put("FULFIL_OPS_STACK", "local");
-    others.put("TABLE_NAME", table);
-    others.put("SECRET_ARN", partnerKeySecret);
-    others.put("PARTNER_BASE_URL", partnerBaseUrl.toString());
-    others.put("FUNCTION_NAME", functionName);
-    others.put("TIMING_BUDGET", TimingBudgetText.write(budget));
+    others.put(OnCallVariables.STACK, "local");
+    others.put(OnCallVariables.TABLE_NAME, table);
+    others.put(OnCallVariables.SECRET_ARN, partnerKeySecret);
+    others.put(OnCallVariables.PARTNER_BASE_URL, partnerBaseUrl.toString());
+    others.put(OnCallVariables.FUNCTION_NAME, functionName);
+    others.put(OnCallVariables.TIMING_BUDGET, TimingBudgetText.write(budget));
+    others.put(OnCallVariables.MAX_CONCURRENCY, Integer.toString(maxConcurrency));
     return List.of(cli, endpoints, queues, others).stream().filter(line -> !line.isEmpty()).toList();
   }
 

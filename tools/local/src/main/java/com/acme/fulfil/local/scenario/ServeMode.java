@@ -54,7 +54,7 @@ public final class ServeMode {
     QueueRef dlq = run.queues().deadLetter().orElseThrow();
     String table = run.table().orElseThrow();
     RunbookEnvironment runbook = new RunbookEnvironment(aws, source, dlq, table, run.secretId(), run.partnerUrl(),
-        run.functionName(), deployment.budget().orElseThrow());
+        run.functionName(), deployment.budget().orElseThrow(), deployment.mapping().maxConcurrency());
     List<String> lines = new ArrayList<>(List.of(
         "fulfil-order is running locally at time scale " + scale + " (visibility "
             + deployment.queue().visibilityTimeout().toSeconds() + " s, function timeout "
