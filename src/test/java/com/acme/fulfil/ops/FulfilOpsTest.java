@@ -12,9 +12,7 @@ import com.acme.fulfil.system.harness.FaultyEndpoint;
 import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
 import com.acme.fulfil.system.harness.Orders;
-import com.acme.fulfil.system.harness.TestBudgets;
 import com.acme.fulfil.contract.DeadLetterAttributes;
-import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
@@ -41,31 +39,24 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
  * On-call's command against a running local deployment of the packaged function, with the variables
  * {@code ./run-local --serve} prints: from the alarm to the redrive, as docs/runbook.md's DLQ page
  * goes, judged by what the partner booked and what the queues hold. {@code check} on the local stack has
- * a class of its own, {@link LocalStackCheckTest}.
+ * a class of its own, {@link LocalStackCheckTest}, and so has a redriven order's second life, {@link RedrivenOrderTest}.
  */
 @OnSelectedBackend
 class FulfilOpsTest {
-  /**
-   * The stack's default timing at 1/150 as far as the queues and retries go (12 s visibility, retries
-   * from 33 ms doubling to 12 s for at least 60 s: 14 receives); the function gets {@link
-   * TestBudgets#quick()}'s partner numbers inside the same 2 s timeout, since the defaults at that scale
-   * leave a try 33 ms to spare.
-   */
-  private static final int TIME_SCALE = 150;
-  private static final TimingBudget BUDGET = TestBudgets.quickBuilder(Duration.ofSeconds(1))
-      .firstBackoff(TimingBudget.defaults().retrySchedule().firstBackoff().dividedBy(TIME_SCALE)).build();
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @AutoClose
   private static FulfilOrderUnderTest fulfil;
   private static Map<String, String> env;
+  private static OpsOnServe ops;
   /** Why the tests that drop unlabelled messages (whose verdict is redrive) force it: their subject is how drop acts. */
   private static final String FORCED = "a test of how drop acts on the messages it names";
 
   @BeforeAll
   static void deploy(AwsBackend backend) {
-    fulfil = FulfilOrderUnderTest.on(backend, "ops").budget(BUDGET).start();
+    fulfil = FulfilOrderUnderTest.on(backend, "ops").budget(OpsOnServe.BUDGET).start();
     env = fulfil.runbookEnvironment().variables();
+    ops = new OpsOnServe(env);
   }
 
   /**
@@ -97,17 +88,17 @@ class FulfilOpsTest {
     String exhaustedMessage = fulfil.sqs().sendMessage(r -> r.queueUrl(dlqUrl).messageBody(Orders.body(exhausted))).messageId();
     String bookedCopy = fulfil.sqs().sendMessage(r -> r.queueUrl(dlqUrl).messageBody(Orders.body(booked))).messageId();
 
-    JsonNode story = json("order", booked);
+    JsonNode story = ops.json("order", booked);
     assertThat(story.path("record").path("status").asText()).isEqualTo("COMPLETED");
     // A loaded machine can leave a first try too little of its 2 s to start a booking: the next one books.
     assertThat(story.path("record").path("tries").asInt()).as(story.toString()).isPositive();
     assertThat(story.path("record").path("last_outcome").asText()).isEqualTo("booked");
     assertThat(story.path("partner_bookings")).hasSize(1);
     assertThat(story.path("verdict").asText()).isEqualTo("booked once");
-    assertThat(text("order", rejected)).contains("last outcome: partner_rejected").contains("422")
+    assertThat(ops.run("order", rejected).out()).contains("last outcome: partner_rejected").contains("422")
         .contains("no booking for this order").contains("not booked");
 
-    JsonNode dlq = json("dlq");
+    JsonNode dlq = ops.json("dlq");
     assertThat(dlq.path("messages").asInt()).isEqualTo(4);
     Map<String, JsonNode> byMessage = new java.util.HashMap<>();
     dlq.path("dead_letters").forEach(letter -> byMessage.put(letter.path("message_id").asText(), letter));
@@ -125,21 +116,21 @@ class FulfilOpsTest {
     assertThat(rejectedLetter.path("reason").asText()).contains("422");
     assertThat(rejectedLetter.path("seconds_left").asLong()).isPositive();
 
-    OpsRun dryRun = run("redrive");
+    OpsRun dryRun = ops.run("redrive");
     assertThat(dryRun.exitCode()).isZero();
     assertThat(dryRun.out()).contains("1 to redrive, 3 to drop first").contains("dry run: nothing moved");
-    assertThat(run("redrive", "--go").exitCode()).as("refused while there is something to drop").isEqualTo(1);
+    assertThat(ops.run("redrive", "--go").exitCode()).as("refused while there is something to drop").isEqualTo(1);
 
     List<String> dropArgs = new ArrayList<>(List.of("drop", "--archive", archive.toString()));
     dropArgs.addAll(droppable);
-    OpsRun drop = run(dropArgs.toArray(String[]::new));
+    OpsRun drop = ops.run(dropArgs.toArray(String[]::new));
     assertThat(drop.exitCode()).isZero();
     for (String id : droppable) {
       assertThat(JSON.readTree(Files.readString(archive.resolve(id + ".json"))).path("body").asText()).isNotBlank();
     }
-    assertThat(json("dlq").path("messages").asInt()).isEqualTo(1);
+    assertThat(ops.json("dlq").path("messages").asInt()).isEqualTo(1);
 
-    OpsRun redrive = run("redrive", "--go", "--rate", "10");
+    OpsRun redrive = ops.run("redrive", "--go", "--rate", "10");
     assertThat(redrive.exitCode()).as(redrive.err()).isZero();
     fulfil.partner().awaitBookings(exhausted, 1, settles);
     Await.until(settles, () -> fulfil.deadLetters().messages().isEmpty());
@@ -147,49 +138,6 @@ class FulfilOpsTest {
     assertThat(fulfil.partner().bookingsFor(booked)).as("the booked order's copy was dropped, not booked").hasSize(1);
     assertThat(fulfil.partner().bookingsFor(rejected)).isEmpty();
     Figures.print("ops drill: 4 dead letters read, 3 dropped to %s, 1 redriven and booked once", archive);
-  }
-
-  /**
-   * A label travels with a redrive: the partner refuses an order's address (the function labels it
-   * partner_rejected), then says it takes it after all; on-call redrives it, the partner rate limits
-   * it five times and the redrive policy moves it to the DLQ again, still carrying the first life's
-   * label. The order is good: {@code dlq} must not say drop, nor {@code redrive} refuse, on that label
-   * or on the record's earlier word.
-   */
-  @Test
-  void aRedrivenOrderThatRanOutOfReceivesIsNotToldToBeDroppedOnItsEarlierLifesLabel() throws Exception {
-    Duration settles = Duration.ofSeconds(60);
-    String order = Orders.newId("ORD-OPS-RELABELLED");
-    fulfil.partner().script().forOrder(order, 1, Reaction.addressRejected())
-        .forOrder(order, BUDGET.maxReceiveCount(), Reaction.rateLimited(1));
-    String first = fulfil.send(Orders.body(order));
-    assertThat(fulfil.awaitDeadLettered(List.of(first), settles)).as("rejected into the DLQ").isTrue();
-    assertThat(letterFor(order).path("action").asText()).as("a fresh partner verdict").isEqualTo("drop");
-
-    OpsRun moved = run("redrive", "--go", "--include-droppable", "--rate", "10");
-    assertThat(moved.exitCode()).as(moved.out() + moved.err()).isZero();
-    // Every receive a 429 whose next try comes after its Retry-After or the backoff (at least the 60 s
-    // horizon in all, at most about 80 s with the jitter), then the redrive policy's move.
-    assertThat(Await.until(settles.multipliedBy(3), () -> fulfil.deadLetters().messages().values().stream()
-        .anyMatch(message -> message.body().contains(order)))).as("back in the DLQ after its second life").isTrue();
-
-    JsonNode story = json("order", order);
-    assertThat(story.path("record").path("tries").asInt()).as("one try, then a whole life of receives").as(story.toString()).isGreaterThanOrEqualTo(1 + BUDGET.maxReceiveCount());
-    assertThat(story.path("record").path("last_reason").asText()).contains("429");
-    JsonNode letter = letterFor(order);
-    assertThat(letter.path("action").asText()).as(letter.toString()).isEqualTo("redrive");
-    // Moved by the redrive policy: its label is the first life's, not read.
-    assertThat(letter.path("failure_class").asText()).as(letter.toString()).isEqualTo("receives_exhausted");
-    assertThat(letter.path("why").asText()).as(letter.toString()).contains("tries ran out");
-    OpsRun dryRun = run("redrive");
-    assertThat(dryRun.out()).contains("1 to redrive, 0 to drop first");
-
-    OpsRun redrive = run("redrive", "--go", "--rate", "10");
-    assertThat(redrive.exitCode()).as(redrive.out() + redrive.err()).isZero();
-    fulfil.partner().awaitBookings(order, 1, settles);
-    Await.until(settles, () -> fulfil.deadLetters().messages().isEmpty());
-    assertThat(fulfil.partner().bookingsFor(order)).hasSize(1);
-    assertThat(fulfil.deadLetters().messages()).isEmpty();
   }
 
   /**
@@ -321,7 +269,7 @@ class FulfilOpsTest {
     Map<String, Message> dead = new LinkedHashMap<>();
     copies.forEach(message -> dead.putIfAbsent(message.body(), message));
     Map<String, JsonNode> listed = new LinkedHashMap<>();
-    json("dlq").path("dead_letters").forEach(letter -> listed.put(letter.path("message_id").asText(), letter));
+    ops.json("dlq").path("dead_letters").forEach(letter -> listed.put(letter.path("message_id").asText(), letter));
 
     SoftAssertions softly = new SoftAssertions();
     softly.assertThat(arrived).as("every source message settled").isTrue();
@@ -357,7 +305,7 @@ class FulfilOpsTest {
     });
     List<String> dropArgs = new ArrayList<>(List.of("drop", "--archive", archive.toString()));
     copies.forEach(message -> dropArgs.add(message.messageId()));
-    OpsRun drop = run(dropArgs.toArray(String[]::new));
+    OpsRun drop = ops.run(dropArgs.toArray(String[]::new));
     softly.assertThat(drop.exitCode()).as(drop.out() + drop.err()).isZero();
     softly.assertAll();
     assertThat(fulfil.partner().bookingsFor(rejected)).as("the refused order's bookings").isEmpty();
@@ -387,11 +335,11 @@ class FulfilOpsTest {
     }
 
     // Unlabelled messages, whose verdict is redrive: these drops are forced, the way on-call forces one.
-    OpsRun named = run("drop", "--archive", archive.toString(), original, "--force", "--reason", FORCED);
-    OpsRun ambiguous = run("drop", "--archive", archive.toString(), elsewhere, "--force", "--reason", FORCED);
-    List<String> left = StreamSupport.stream(json("dlq").path("dead_letters").spliterator(), false)
+    OpsRun named = ops.run("drop", "--archive", archive.toString(), original, "--force", "--reason", FORCED);
+    OpsRun ambiguous = ops.run("drop", "--archive", archive.toString(), elsewhere, "--force", "--reason", FORCED);
+    List<String> left = StreamSupport.stream(ops.json("dlq").path("dead_letters").spliterator(), false)
         .map(letter -> letter.path("message_id").asText()).toList();
-    run("drop", "--archive", archive.toString(), copy, twins.get(0), twins.get(1), "--force", "--reason", FORCED);
+    ops.run("drop", "--archive", archive.toString(), copy, twins.get(0), twins.get(1), "--force", "--reason", FORCED);
 
     SoftAssertions softly = new SoftAssertions();
     softly.assertThat(named.out()).as("drop " + original).contains("dropped 1 of 1").contains(original + ": archived to");
@@ -411,9 +359,9 @@ class FulfilOpsTest {
     String messageId = fulfil.sqs().sendMessage(r -> r.queueUrl(env.get("DLQ_URL")).messageBody(Orders.body(notBooked))
         .messageAttributes(Map.of(DeadLetterAttributes.ORDER_ID, text(booked)))).messageId();
 
-    JsonNode letter = StreamSupport.stream(json("dlq").path("dead_letters").spliterator(), false)
+    JsonNode letter = StreamSupport.stream(ops.json("dlq").path("dead_letters").spliterator(), false)
         .filter(l -> messageId.equals(l.path("message_id").asText())).findFirst().orElseThrow();
-    run("drop", "--archive", archive.toString(), messageId, "--force", "--reason", FORCED);
+    ops.run("drop", "--archive", archive.toString(), messageId, "--force", "--reason", FORCED);
 
     assertThat(letter.path("order_id").asText()).as(letter.toString()).isEqualTo(notBooked);
     assertThat(letter.path("order_booked").asBoolean()).isFalse();
@@ -439,7 +387,7 @@ class FulfilOpsTest {
     }
     boolean gone = !fulfil.deadLetters().messages().containsKey(messageId);
     if (!gone) {
-      run("drop", "--archive", archive.toString(), messageId, "--force", "--reason", FORCED);
+      ops.run("drop", "--archive", archive.toString(), messageId, "--force", "--reason", FORCED);
     }
     assertThat(listed.out()).as("dlq").contains("message " + messageId);
     assertThat(drop.out()).as("drop").contains("dropped 1 of 1");
@@ -462,17 +410,17 @@ class FulfilOpsTest {
     assertThat(fulfil.awaitDeadLettered(List.of(rejectedMessage), settles)).as("refused into the DLQ").isTrue();
 
     fulfil.partner().script().nextLookups(10, new Reaction.Answer(401, "{\"message\":\"Unauthorized\"}"));
-    OpsRun unasked = run("order", booked);
+    OpsRun unasked = ops.run("order", booked);
     fulfil.partner().script().clear();
-    OpsRun asked = run("order", booked);
-    OpsRun refused = run("order", rejected);
+    OpsRun asked = ops.run("order", booked);
+    OpsRun refused = ops.run("order", rejected);
 
     assertThat(unasked.exitCode()).as(unasked.out()).isEqualTo(1);
     assertThat(unasked.out()).contains("verdict  not known: the partner could not be asked").contains("The record says: booked.").doesNotContain("booked once");
     assertThat(asked.exitCode()).as(asked.out()).isZero();
     assertThat(asked.out()).contains("verdict  booked once");
     assertThat(refused.out()).contains("its dead letter's verdict is drop").doesNotContain("redrive");
-    assertThat(letterFor(rejected).path("action").asText()).isEqualTo("drop");
+    assertThat(ops.letterFor(rejected).path("action").asText()).isEqualTo("drop");
   }
 
   /**
@@ -491,15 +439,15 @@ class FulfilOpsTest {
           .waitTimeSeconds(1).visibilityTimeout(600)).messages());
     }
 
-    OpsRun listed = run("dlq");
-    JsonNode answer = json("dlq");
+    OpsRun listed = ops.run("dlq");
+    JsonNode answer = ops.json("dlq");
 
     assertThat(listed.exitCode()).as(listed.out()).isEqualTo(1);
     assertThat(listed.out()).as("the first line").startsWith("read 3 of the 5 message(s)").contains("Run the command again");
     assertThat(answer.path("messages").asInt()).isEqualTo(3);
     assertThat(answer.path("messages_counted").asInt()).isEqualTo(5);
     assertThat(answer.path("complete").asBoolean(true)).isFalse();
-    OpsRun redrive = run("redrive");
+    OpsRun redrive = ops.run("redrive");
     assertThat(redrive.exitCode()).as(redrive.out()).isEqualTo(1);
     assertThat(redrive.out()).contains("the counts above are partial");
     // Handed back: nothing this test held stays hidden from the next.
@@ -524,7 +472,7 @@ class FulfilOpsTest {
       for (int i = 0; i < readers; i++) {
         runs.add(pool.submit(() -> {
           start.await();
-          return run("dlq", "--json");
+          return ops.run("dlq", "--json");
         }));
       }
     }
@@ -540,7 +488,7 @@ class FulfilOpsTest {
     }
     softly.assertAll();
     Figures.print("%d dlq runs at once over 5 dead letters read %s of them; each that read fewer said so", readers, seen);
-    JsonNode after = json("dlq");
+    JsonNode after = ops.json("dlq");
     assertThat(after.path("messages").asInt()).as("every run handed back what it read").isEqualTo(5);
   }
 
@@ -588,11 +536,6 @@ class FulfilOpsTest {
     return viaProxy;
   }
 
-  private static JsonNode letterFor(String orderId) throws Exception {
-    return StreamSupport.stream(json("dlq").path("dead_letters").spliterator(), false)
-        .filter(letter -> orderId.equals(letter.path("order_id").asText())).findFirst().orElseThrow();
-  }
-
   @Test
   void aStackThatIsNotThereOrACommandThatIsWrongIsSaidInOneSentence() throws Exception {
     OpsRun noRegion = new OpsRun(Map.of(), "check");
@@ -600,8 +543,8 @@ class FulfilOpsTest {
     assertThat(noRegion.err()).contains("no AWS region");
     OpsRun missingVariable = new OpsRun(Map.of("FULFIL_OPS_STACK", "local", "QUEUE_URL", "http://127.0.0.1:1/q"), "dlq");
     assertThat(missingVariable.err()).contains("DLQ_URL is not");
-    assertThat(run("order").err()).contains("order takes one ORDER_ID");
-    assertThat(run("redrive", "--rate", "0").err()).contains("--rate takes messages a second from 1 to 500");
+    assertThat(ops.run("order").err()).contains("order takes one ORDER_ID");
+    assertThat(ops.run("redrive", "--rate", "0").err()).contains("--rate takes messages a second from 1 to 500");
   }
 
   /**
@@ -627,20 +570,5 @@ class FulfilOpsTest {
     Map<String, String> noEndpoint = new java.util.HashMap<>(env);
     noEndpoint.remove(AwsConnection.ENDPOINT_DYNAMODB);
     assertThat(new OpsRun(noEndpoint, "dlq").err()).contains(AwsConnection.ENDPOINT_DYNAMODB + " is not set");
-  }
-
-  private static JsonNode json(String... args) throws Exception {
-    List<String> withJson = new ArrayList<>(List.of(args));
-    withJson.add("--json");
-    OpsRun run = run(withJson.toArray(String[]::new));
-    return JSON.readTree(run.out());
-  }
-
-  private static String text(String... args) throws Exception {
-    return run(args).out();
-  }
-
-  private static OpsRun run(String... args) throws Exception {
-    return new OpsRun(env, args);
   }
 }
