@@ -18,9 +18,14 @@ record OpsOnServe(Map<String, String> env) {
    * TestBudgets#quick()}'s partner numbers inside the same 2 s timeout, since the defaults at that scale leave a try
    * 33 ms to spare.
    */
-  static final TimingBudget BUDGET = TestBudgets.quickBuilder(Duration.ofSeconds(1))
-      .firstBackoff(TimingBudget.defaults().retrySchedule().firstBackoff().dividedBy(150)).build();
+  static final TimingBudget BUDGET = budget().build();
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** {@link #BUDGET}'s numbers, for a class that changes one of them. */
+  static TimingBudget.Builder budget() {
+    return TestBudgets.quickBuilder(Duration.ofSeconds(1))
+        .firstBackoff(TimingBudget.defaults().retrySchedule().firstBackoff().dividedBy(150));
+  }
 
   OpsRun run(String... args) throws InterruptedException {
     return new OpsRun(env, args);

@@ -2,6 +2,7 @@ package com.acme.fulfil.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.TimingBudget;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.sim.Reaction;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
@@ -20,17 +21,19 @@ import org.junit.jupiter.api.Test;
  * then says it takes it after all; on-call redrives it, the partner rate limits it until its receives run out, and the
  * redrive policy moves it to the DLQ again, still carrying the first life's label. The order is good: {@code dlq} must
  * not say drop, nor {@code redrive} refuse, on that label or on the record's earlier word. A class of its own, beside
- * {@link FulfilOpsTest}, since a whole life of receives takes over a minute.
+ * {@link FulfilOpsTest}, since a whole life of receives takes tens of seconds.
  */
 @OnSelectedBackend
 class RedrivenOrderTest {
+  /** The ops classes' deployment with a 20 s retry horizon: fewer receives to live out, the same story. */
+  private static final TimingBudget BUDGET = OpsOnServe.budget().retryHorizon(Duration.ofSeconds(20)).build();
   @AutoClose
   private static FulfilOrderUnderTest fulfil;
   private static OpsOnServe ops;
 
   @BeforeAll
   static void deploy(AwsBackend backend) {
-    fulfil = FulfilOrderUnderTest.on(backend, "ops-redriven").budget(OpsOnServe.BUDGET).start();
+    fulfil = FulfilOrderUnderTest.on(backend, "ops-redriven").budget(BUDGET).start();
     ops = new OpsOnServe(fulfil.runbookEnvironment().variables());
   }
 
@@ -39,20 +42,20 @@ class RedrivenOrderTest {
     Duration settles = Duration.ofSeconds(60);
     String order = Orders.newId("ORD-OPS-RELABELLED");
     fulfil.partner().script().forOrder(order, 1, Reaction.addressRejected())
-        .forOrder(order, OpsOnServe.BUDGET.maxReceiveCount(), Reaction.rateLimited(1));
+        .forOrder(order, BUDGET.maxReceiveCount(), Reaction.rateLimited(1));
     String first = fulfil.send(Orders.body(order));
     assertThat(fulfil.awaitDeadLettered(List.of(first), settles)).as("rejected into the DLQ").isTrue();
     assertThat(ops.letterFor(order).path("action").asText()).as("a fresh partner verdict").isEqualTo("drop");
 
     OpsRun moved = ops.run("redrive", "--go", "--include-droppable", "--rate", "10");
     assertThat(moved.exitCode()).as(moved.out() + moved.err()).isZero();
-    // Every receive a 429 whose next try comes after its Retry-After or the backoff (at least the 60 s
-    // horizon in all, at most about 80 s with the jitter), then the redrive policy's move.
+    // Every receive a 429 whose next try comes after its Retry-After or the backoff (at least the 20 s
+    // horizon in all), then the redrive policy's move.
     assertThat(Await.until(settles.multipliedBy(3), () -> fulfil.deadLetters().messages().values().stream()
         .anyMatch(message -> message.body().contains(order)))).as("back in the DLQ after its second life").isTrue();
 
     JsonNode story = ops.json("order", order);
-    assertThat(story.path("record").path("tries").asInt()).as("one try, then a whole life of receives").as(story.toString()).isGreaterThanOrEqualTo(1 + OpsOnServe.BUDGET.maxReceiveCount());
+    assertThat(story.path("record").path("tries").asInt()).as("one try, then a whole life of receives").as(story.toString()).isGreaterThanOrEqualTo(1 + BUDGET.maxReceiveCount());
     assertThat(story.path("record").path("last_reason").asText()).contains("429");
     JsonNode letter = ops.letterFor(order);
     assertThat(letter.path("action").asText()).as(letter.toString()).isEqualTo("redrive");
