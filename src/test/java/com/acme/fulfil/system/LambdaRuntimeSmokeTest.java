@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -75,6 +76,7 @@ class LambdaRuntimeSmokeTest {
       assertThat(received).hasSize(2);
 
       Map<String, String> environment = new HashMap<>(aws.functionEnvironment());
+      environment.putAll(FunctionEnvironment.fixed());
       environment.putAll(budget.functionEnvironment());
       environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, NAME + "-idempotency");
       environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
@@ -84,14 +86,20 @@ class LambdaRuntimeSmokeTest {
           NAME + "-fulfil-order", aws.region(), 512, FUNCTION_TIMEOUT, environment);
 
       // SnapStart's init, as the stack deploys it: the runtime runs every registered priming hook first.
+      List<String> output = new CopyOnWriteArrayList<>();
       try (LocalLambda lambda = new LocalLambda(function, RuntimeHost.snapStart(workDir.resolve("runtime")),
-          System.out::println, Map.of())) {
+          line -> {
+            System.out.println(line);
+            output.add(line);
+          }, Map.of())) {
         InvokeResult result = lambda.invoke(new SqsEventJson(queues.source()).toEvent(received));
 
         assertThat(result).as("the runtime's answer").isInstanceOf(InvokeResult.Response.class);
         JsonNode response = JSON.readTree(((InvokeResult.Response) result).payload());
         assertThat(response.path("batchItemFailures").findValuesAsText("itemIdentifier")).containsExactly(badMessageId);
         assertThat(partner.bookingsFor(orderId)).hasSize(1);
+        // The JVM itself says so, as it would in the function's log group: it runs the stack's options.
+        assertThat(output).contains("Picked up JAVA_TOOL_OPTIONS: " + FunctionEnvironment.C1_ONLY);
       }
     }
   }

@@ -88,9 +88,10 @@ class OrderTraceTest {
     assertThat(fulfil.partner().requests()).filteredOn(request -> request.orderId().equals(Optional.of(orderId)))
         .isNotEmpty().allSatisfy(request -> assertThat(request.traceparent()).isEmpty());
     Await.until(settles, () -> FunctionLogLines.metricSum("TraceContextMalformed") > malformedBefore);
-    // Once per try: a loaded machine can leave a cold first try too little of its 2 s to start a booking.
+    // At most once per try, and a loaded machine can take two: a cold first try left too little of its
+    // 2 s to start a booking, or killed at the timeout before its metrics were flushed, counts none.
     assertThat(FunctionLogLines.metricSum("TraceContextMalformed") - malformedBefore)
-        .isEqualTo(fulfil.invocations().receives(messageId));
+        .isBetween(1.0, (double) fulfil.invocations().receives(messageId));
     List<JsonNode> lines = FunctionLogLines.where("message_id", messageId);
     assertThat(lines).isNotEmpty().allSatisfy(line -> assertThat(line.has("trace_id")).as(line.toString()).isFalse());
     assertThat(lines).anySatisfy(line -> assertThat(line.path("message").asText())

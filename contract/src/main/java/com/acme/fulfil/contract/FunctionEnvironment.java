@@ -1,5 +1,7 @@
 package com.acme.fulfil.contract;
 
+import java.util.Map;
+
 /**
  * The names of the environment variables the fulfil-order function reads at start-up. The CDK stack
  * and the local run write them, the function reads them: one list keeps the three in step.
@@ -26,6 +28,18 @@ public final class FunctionEnvironment {
   /** Powertools' names: the metrics' namespace and service dimension ({@link MetricNames}). */
   public static final String METRICS_NAMESPACE = "POWERTOOLS_METRICS_NAMESPACE";
   public static final String SERVICE_NAME = "POWERTOOLS_SERVICE_NAME";
+  /** Read by the JVM itself as it starts, before Lambda's runtime client. */
+  public static final String JAVA_TOOL_OPTIONS = "JAVA_TOOL_OPTIONS";
+  /** java21's default JIT, which java25 with SnapStart no longer sets: why the function keeps it is in docs/performance.md. */
+  public static final String C1_ONLY = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1";
+
+  /**
+   * What every deployment of the function sets alike, whatever its resources: the stack deploys it, and
+   * the local run's environments start with it, so both run the same JVM.
+   */
+  public static Map<String, String> fixed() {
+    return Map.of(JAVA_TOOL_OPTIONS, C1_ONLY, SERVICE_NAME, MetricNames.SERVICE, METRICS_NAMESPACE, MetricNames.NAMESPACE);
+  }
 
   private FunctionEnvironment() {}
 }

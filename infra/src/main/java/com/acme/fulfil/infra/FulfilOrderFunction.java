@@ -1,6 +1,5 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.contract.FunctionEnvironment;
 import com.acme.fulfil.contract.TimingBudget;
 import io.github.cdklabs.cdknag.NagPackSuppression;
@@ -88,14 +87,12 @@ public final class FulfilOrderFunction extends Construct {
     environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, partnerApiKey.getSecretArn());
     environment.put(FunctionEnvironment.DEAD_LETTER_QUEUE_URL, deadLetters.getQueueUrl());
     environment.put(FunctionEnvironment.LOG_LEVEL, deployment.logLevel());
-    environment.put(FunctionEnvironment.SERVICE_NAME, MetricNames.SERVICE);
-    environment.put(FunctionEnvironment.METRICS_NAMESPACE, MetricNames.NAMESPACE);
     // C1 only, measured (docs/performance.md). On java25 with SnapStart Lambda no longer sets this and
     // leaves the JVM's C1 and C2, on the grounds that compilation then happens while the snapshot is made;
     // but the priming drives the booking path only a few times, far from C2's thresholds, so C2 compiles
     // on orders' invocations, and a warm record measured slower with it than with C1 alone (java21's
     // default), as it did before: an invocation that mostly waits on the partner never repays C2.
-    environment.put("JAVA_TOOL_OPTIONS", "-XX:+TieredCompilation -XX:TieredStopAtLevel=1");
+    environment.putAll(FunctionEnvironment.fixed());
 
     function = Function.Builder.create(this, "Function")
         .functionName(FUNCTION_NAME)

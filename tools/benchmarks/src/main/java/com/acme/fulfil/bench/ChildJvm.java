@@ -1,5 +1,6 @@
 package com.acme.fulfil.bench;
 
+import com.acme.fulfil.contract.FunctionEnvironment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -82,7 +83,7 @@ final class ChildJvm {
       builder.environment().putAll(environment);
       builder.environment().put("PATH", "/usr/bin:/bin");
       if (!javaToolOptions.isBlank()) {
-        builder.environment().put("JAVA_TOOL_OPTIONS", javaToolOptions);
+        builder.environment().put(FunctionEnvironment.JAVA_TOOL_OPTIONS, javaToolOptions);
       }
       builder.redirectOutput(workDirectory.resolve(STDOUT).toFile());
       builder.redirectError(workDirectory.resolve("function-stderr.log").toFile());

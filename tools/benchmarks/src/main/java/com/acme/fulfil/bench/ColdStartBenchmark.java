@@ -1,5 +1,6 @@
 package com.acme.fulfil.bench;
 
+import com.acme.fulfil.contract.FunctionEnvironment;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,9 +17,6 @@ import java.util.Map;
  * them; the medians are reported.
  */
 final class ColdStartBenchmark {
-  /** The stack's JAVA_TOOL_OPTIONS (infra FulfilOrderFunction), java21's default and no longer java25's with SnapStart. */
-  static final String C1_ONLY = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1";
-
   private final Map<Layout, ChildJvm> children;
   private final Path workDirectory;
 
@@ -59,18 +57,18 @@ final class ColdStartBenchmark {
     }
     List<Variant> variants = new ArrayList<>();
     if (children.containsKey(Layout.BASELINE)) {
-      variants.add(new Variant("C1 only, baseline artifact", C1_ONLY, Layout.BASELINE, false));
+      variants.add(new Variant("C1 only, baseline artifact", FunctionEnvironment.C1_ONLY, Layout.BASELINE, false));
     }
-    variants.add(new Variant("C1 only", C1_ONLY, Layout.AS_DEPLOYED, false));
+    variants.add(new Variant("C1 only", FunctionEnvironment.C1_ONLY, Layout.AS_DEPLOYED, false));
     if (allVariants) {
       variants.addAll(List.of(
           new Variant("JDK defaults", "", Layout.AS_DEPLOYED, false),
           new Variant("no CDS at all (-Xshare:off)", "-Xshare:off", Layout.AS_DEPLOYED, false),
-          new Variant("C1 only, classes in a jar", C1_ONLY, Layout.CLASSES_IN_A_JAR, false),
+          new Variant("C1 only, classes in a jar", FunctionEnvironment.C1_ONLY, Layout.CLASSES_IN_A_JAR, false),
           new Variant("JDK defaults + AppCDS (classes in a jar)", appCds, Layout.CLASSES_IN_A_JAR, false),
-          new Variant("C1 only + AppCDS (classes in a jar)", C1_ONLY + " " + appCds, Layout.CLASSES_IN_A_JAR, false)));
+          new Variant("C1 only + AppCDS (classes in a jar)", FunctionEnvironment.C1_ONLY + " " + appCds, Layout.CLASSES_IN_A_JAR, false)));
     }
-    variants.add(new Variant("C1 only, primed (SnapStart)", C1_ONLY, Layout.AS_DEPLOYED, true));
+    variants.add(new Variant("C1 only, primed (SnapStart)", FunctionEnvironment.C1_ONLY, Layout.AS_DEPLOYED, true));
     Map<Variant, List<ChildJvm.Result>> results = new LinkedHashMap<>();
     variants.forEach(v -> results.put(v, new ArrayList<>()));
     // A discarded first round: the page cache and the parent's servers warm up.

@@ -1,5 +1,6 @@
 package com.acme.fulfil.bench;
 
+import com.acme.fulfil.contract.FunctionEnvironment;
 import com.acme.fulfil.local.aws.QueueRef;
 import com.acme.fulfil.local.esm.SqsEventJson;
 import com.acme.fulfil.local.lambda.FunctionConfiguration;
@@ -65,7 +66,7 @@ final class RuntimeBenchmark {
 
     void javaToolOptions(Map<String, String> environment) {
       if (runtime == JavaRuntime.JAVA_21) {
-        environment.put("JAVA_TOOL_OPTIONS", ColdStartBenchmark.C1_ONLY);
+        environment.put(FunctionEnvironment.JAVA_TOOL_OPTIONS, FunctionEnvironment.C1_ONLY);
       }
     }
   }

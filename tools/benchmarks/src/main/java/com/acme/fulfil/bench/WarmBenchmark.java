@@ -1,5 +1,6 @@
 package com.acme.fulfil.bench;
 
+import com.acme.fulfil.contract.FunctionEnvironment;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -56,7 +57,7 @@ final class WarmBenchmark {
     out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     row(out, "floor: the emulator's conditional PutItem + UpdateItem, bare HTTP, no SDK", EMULATOR_WARM_UP,
         stack.idempotencyWrites(EMULATOR_WARM_UP, records), "-", "-");
-    for (String options : List.of(ColdStartBenchmark.C1_ONLY, "")) {
+    for (String options : List.of(FunctionEnvironment.C1_ONLY, "")) {
       String toolOptions = profile ? (options + " " + flightRecording(options)).strip() : options;
       ChildJvm.Result result = child.run(toolOptions, List.of("warm", Integer.toString(warmUp), Integer.toString(records)));
       if (!"0".equals(result.values().get("failures"))) {

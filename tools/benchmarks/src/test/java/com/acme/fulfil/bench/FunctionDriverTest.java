@@ -1,5 +1,6 @@
 package com.acme.fulfil.bench;
 
+import com.acme.fulfil.contract.FunctionEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ class FunctionDriverTest {
     try (BenchmarkStack stack = BenchmarkStack.start()) {
       ChildJvm child = new ChildJvm(task, driver, stack.functionEnvironment(), List.of(), work, Optional.empty());
 
-      ChildJvm.Result result = child.run(ColdStartBenchmark.C1_ONLY, List.of("cold", "--prime"));
+      ChildJvm.Result result = child.run(FunctionEnvironment.C1_ONLY, List.of("cold", "--prime"));
 
       assertThat(result.values()).containsEntry("failures", "0");
       // The function's priming and Powertools metrics' own SnapStart hook.
