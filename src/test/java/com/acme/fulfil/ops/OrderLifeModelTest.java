@@ -83,6 +83,8 @@ import software.amazon.lambda.powertools.metrics.MetricsBuilder;
  */
 class OrderLifeModelTest {
   private static final String TABLE = "fulfil-order-idempotency";
+  /** Shared by every run, as the function shares one: a mapper per run would learn the record's types again each time. */
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String FUNCTION = "fulfil-order";
   private static final Duration FUNCTION_TIMEOUT = Duration.ofSeconds(2);
   private static final Duration CONTRACT_MAXIMUM = Duration.ofSeconds(1);
@@ -201,10 +203,9 @@ class OrderLifeModelTest {
           return clock.instant();
         }
       }, CONTRACT_MAXIMUM, EnumSet.allOf(ScriptedPartner.LookupAnswer.class));
-      ObjectMapper json = new ObjectMapper();
-      OrderRecords records = new OrderRecords(flakyDynamoDb(), TABLE, FUNCTION, HOLD, RECORD_LIFETIME, json, clock);
+      OrderRecords records = new OrderRecords(flakyDynamoDb(), TABLE, FUNCTION, HOLD, RECORD_LIFETIME, JSON, clock);
       FulfilmentMetrics metrics = new FulfilmentMetrics(MetricsBuilder.builder().withNamespace("Model").withService("model").build());
-      this.fulfilment = new OrderFulfilment(new OrderParser(json), new OnceOnlyBooking(records, partner, metrics), metrics,
+      this.fulfilment = new OrderFulfilment(new OrderParser(JSON), new OnceOnlyBooking(records, partner, metrics), metrics,
           MAX_RECEIVES);
       this.deadLetters = new DeadLetters(this::capturingSqs, Optional.of(DLQ_URL), records, clock);
       this.retryWaits = new RetryWaits(RETRY_SCHEDULE, clock, new SplittableRandom(SEED + number));

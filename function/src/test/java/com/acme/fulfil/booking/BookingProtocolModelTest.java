@@ -54,6 +54,8 @@ import software.amazon.lambda.powertools.metrics.MetricsBuilder;
  */
 class BookingProtocolModelTest {
   private static final String TABLE = "fulfil-order-idempotency";
+  /** Shared by every run, as the function shares one: a mapper per run would learn the record's types again each time. */
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration FUNCTION_TIMEOUT = Duration.ofSeconds(2);
   private static final Duration CONTRACT_MAXIMUM = Duration.ofSeconds(1);
   private static final Duration HOLD = CONTRACT_MAXIMUM.plusMillis(100);
@@ -198,7 +200,6 @@ class BookingProtocolModelTest {
       this.interleaving = new Interleaving(choices, trace, 1, () -> partner.hasLateBooking()
           ? List.of(new Interleaving.Move("the late booking lands", partner::landLateBookings)) : List.of(),
           name -> false, 1);
-      ObjectMapper json = new ObjectMapper();
       DynamoDbClient gated = (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(),
           new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
             interleaving.gate("DynamoDB " + method.getName());
@@ -208,8 +209,8 @@ class BookingProtocolModelTest {
               throw e.getCause();
             }
           });
-      OrderRecords records = new OrderRecords(gated, TABLE, "fulfil-order", HOLD, Duration.ofDays(21), json, clock);
-      this.fulfilment = new OrderFulfilment(new OrderParser(json),
+      OrderRecords records = new OrderRecords(gated, TABLE, "fulfil-order", HOLD, Duration.ofDays(21), JSON, clock);
+      this.fulfilment = new OrderFulfilment(new OrderParser(JSON),
           new OnceOnlyBooking(records, partner, METRICS), METRICS, MAX_RECEIVES);
     }
 

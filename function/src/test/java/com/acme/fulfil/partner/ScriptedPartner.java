@@ -64,8 +64,9 @@ public final class ScriptedPartner implements PartnerApi {
   private final Script script;
   private final Duration contractMaximum;
   private final List<LookupAnswer> lookupAnswers;
-  private final PartnerAnswers answers = new PartnerAnswers(new ObjectMapper());
-  private final ObjectMapper json = new ObjectMapper();
+  /** One for every run: a mapper of its own would learn the answers' types again in each of the model's runs. */
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final PartnerAnswers answers = new PartnerAnswers(JSON);
   private final List<Shipment> booked = new ArrayList<>();
   private final List<LateBooking> landingLater = new ArrayList<>();
   private volatile boolean healthy;
@@ -220,7 +221,7 @@ public final class ScriptedPartner implements PartnerApi {
 
   private String write(Object value) {
     try {
-      return json.writeValueAsString(value);
+      return JSON.writeValueAsString(value);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
