@@ -221,7 +221,7 @@ public final class FulfilOrderUnderTest implements AutoCloseable {
     private final AwsBackend backend;
     private final String name;
     private TimingBudget budget = TestBudgets.quick();
-    private int maxConcurrency = 5;
+    private int maxConcurrency = 2;
     private Consumer<SimulatedPartner.Builder> partner = p -> { };
     private boolean faultyDynamoDb;
     private boolean faultySecretsManager;
@@ -239,7 +239,11 @@ public final class FulfilOrderUnderTest implements AutoCloseable {
       return this;
     }
 
-    /** The event source mapping's maximum concurrency; default 5. */
+    /**
+     * The event source mapping's maximum concurrency; default 2, the least AWS allows and enough for two
+     * tries of one order at once. Each environment here is a whole JVM start, about 2 s of a core: a test
+     * that needs more says so.
+     */
     public Builder maxConcurrency(int maxConcurrency) {
       this.maxConcurrency = maxConcurrency;
       return this;
