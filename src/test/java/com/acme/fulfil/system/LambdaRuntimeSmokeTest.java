@@ -76,7 +76,7 @@ class LambdaRuntimeSmokeTest {
       assertThat(received).hasSize(2);
 
       Map<String, String> environment = new HashMap<>(aws.functionEnvironment());
-      environment.putAll(FunctionEnvironment.fixed());
+      environment.putAll(FunctionEnvironment.everyDeployment());
       environment.putAll(budget.functionEnvironment());
       environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, NAME + "-idempotency");
       environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());

@@ -37,7 +37,7 @@ public final class FunctionEnvironment {
    * What every deployment of the function sets alike, whatever its resources: the stack deploys it, and
    * the local run's environments start with it, so both run the same JVM.
    */
-  public static Map<String, String> fixed() {
+  public static Map<String, String> everyDeployment() {
     return Map.of(JAVA_TOOL_OPTIONS, C1_ONLY, SERVICE_NAME, MetricNames.SERVICE, METRICS_NAMESPACE, MetricNames.NAMESPACE);
   }
 

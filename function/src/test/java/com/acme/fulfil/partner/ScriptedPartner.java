@@ -61,11 +61,12 @@ public final class ScriptedPartner implements PartnerApi {
    */
   public enum LookupAnswer { OK_200, OK_200_ANOTHER_ORDERS_SHIPMENT_LISTED_TOO, UNAVAILABLE_503, OK_200_ECHOED_IN_CAPITALS }
 
+  /** One for every run: a mapper of its own would learn the answers' types again in each of the model's runs. */
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final Script script;
   private final Duration contractMaximum;
   private final List<LookupAnswer> lookupAnswers;
-  /** One for every run: a mapper of its own would learn the answers' types again in each of the model's runs. */
-  private static final ObjectMapper JSON = new ObjectMapper();
   private final PartnerAnswers answers = new PartnerAnswers(JSON);
   private final List<Shipment> booked = new ArrayList<>();
   private final List<LateBooking> landingLater = new ArrayList<>();

@@ -92,7 +92,7 @@ public final class FulfilOrderFunction extends Construct {
     // but the priming drives the booking path only a few times, far from C2's thresholds, so C2 compiles
     // on orders' invocations, and a warm record measured slower with it than with C1 alone (java21's
     // default), as it did before: an invocation that mostly waits on the partner never repays C2.
-    environment.putAll(FunctionEnvironment.fixed());
+    environment.putAll(FunctionEnvironment.everyDeployment());
 
     function = Function.Builder.create(this, "Function")
         .functionName(FUNCTION_NAME)

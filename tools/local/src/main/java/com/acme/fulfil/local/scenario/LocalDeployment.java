@@ -76,7 +76,7 @@ public final class LocalDeployment implements AutoCloseable {
       case Deployment.FunctionCode.Packaged packaged -> {
         stack.createIdempotencyTable(table);
         Map<String, String> environment = new HashMap<>(aws.functionEnvironment());
-        environment.putAll(FunctionEnvironment.fixed());
+        environment.putAll(FunctionEnvironment.everyDeployment());
         environment.putAll(deployment.timingEnvironment());
         environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, table);
         environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
