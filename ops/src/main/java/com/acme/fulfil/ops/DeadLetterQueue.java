@@ -86,8 +86,11 @@ final class DeadLetterQueue {
   /**
    * What a set of ids names in the DLQ: each id's message, held; or, for an id that names no message of
    * its own and stands for several copies, those copies, and then nothing is held.
+   *
+   * @param heldElsewhere messages SQS counted in the DLQ beyond the ones this read saw: held by another
+   *     reader (or arrived meanwhile). An id this read did not find may be one of them, not gone.
    */
-  record Named(Map<String, DeadLetter> held, Map<String, List<String>> ambiguous) {}
+  record Named(Map<String, DeadLetter> held, Map<String, List<String>> ambiguous, long heldElsewhere) {}
 
   /**
    * Holds the message each id names, and hands every other one back. An id names the message with that
@@ -110,6 +113,14 @@ final class DeadLetterQueue {
   private Named hold(Set<String> ids, boolean bySourceIdToo) {
     Duration retention = retention();
     List<Message> received = receiveAll(HOLD);
+    long heldElsewhere;
+    try {
+      // Counted while this read holds what it received: those are among the ones not visible.
+      heldElsewhere = Math.max(0, counted() - received.size());
+    } catch (RuntimeException e) {
+      release(received);
+      throw e;
+    }
     Map<String, DeadLetter> exact = new LinkedHashMap<>();
     Map<String, List<DeadLetter>> standingFor = new LinkedHashMap<>();
     for (Message message : received) {
@@ -138,7 +149,7 @@ final class DeadLetterQueue {
     Set<String> keep = new HashSet<>();
     wanted.values().forEach(letter -> keep.add(letter.messageId()));
     release(received.stream().filter(message -> !keep.contains(message.messageId())).toList());
-    return new Named(wanted, ambiguous);
+    return new Named(wanted, ambiguous, heldElsewhere);
   }
 
   /**

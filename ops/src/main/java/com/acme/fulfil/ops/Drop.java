@@ -60,12 +60,14 @@ final class Drop {
     DeadLetterQueue.Named named = dlq.hold(ids);
     Map<String, DeadLetter> held = named.held();
     List<String> lines = new ArrayList<>();
-    ObjectNode out = json.createObjectNode();
+    // Every field docs/fulfil-ops.md promises, in every answer: a script reads an empty list, never a missing one.
+    ObjectNode out = json.createObjectNode().put("dlq_url", stack.dlqUrl());
     out.putArray("dropped");
     out.putArray("not_dropped");
     out.putArray("not_found");
+    out.put("held_elsewhere", named.heldElsewhere());
+    ArrayNode ambiguous = out.putArray("ambiguous");
     if (!named.ambiguous().isEmpty()) {
-      var ambiguous = out.putArray("ambiguous");
       lines.add("dropped 0 of " + ids.size() + " message(s) from the DLQ of " + stack.description()
           + ": some ids name no one message, so nothing was touched");
       named.ambiguous().forEach((id, copies) -> {
@@ -76,7 +78,7 @@ final class Drop {
       return new Report(lines, out, 1);
     }
     try {
-      return archiveAndDelete(dlq, ids, held, readAt, lines, out);
+      return archiveAndDelete(dlq, ids, named, readAt, lines, out);
     } catch (RuntimeException e) {
       // A drop that fails half-way must not hide what it held from dlq for the rest of its hold.
       try {
@@ -88,8 +90,9 @@ final class Drop {
     }
   }
 
-  private Report archiveAndDelete(DeadLetterQueue dlq, Set<String> ids, Map<String, DeadLetter> held, long readAt,
+  private Report archiveAndDelete(DeadLetterQueue dlq, Set<String> ids, DeadLetterQueue.Named named, long readAt,
       List<String> lines, ObjectNode out) {
+    Map<String, DeadLetter> held = named.held();
     ArrayNode dropped = (ArrayNode) out.get("dropped");
     ArrayNode notDropped = (ArrayNode) out.get("not_dropped");
     ArrayNode missing = (ArrayNode) out.get("not_found");
@@ -99,7 +102,7 @@ final class Drop {
     for (String id : ids) {
       DeadLetter letter = held.get(id);
       if (letter == null) {
-        lines.add("  " + id + ": not in the DLQ (already dropped or redriven?)");
+        lines.add("  " + id + ": " + notFound(named.heldElsewhere()));
         missing.add(id);
         continue;
       }
@@ -128,6 +131,17 @@ final class Drop {
     });
     lines.addFirst("dropped " + dropped.size() + " of " + ids.size() + " message(s) from the DLQ of " + stack.description());
     return new Report(lines, out, missing.isEmpty() && notDropped.isEmpty() ? 0 : 1);
+  }
+
+  /**
+   * Why an id was not found. A message another reader holds (a console poll, another run) cannot be
+   * received, so "not found" means "gone" only when SQS counts nothing this read could not see.
+   */
+  private static String notFound(long heldElsewhere) {
+    return heldElsewhere == 0 ? "not in the DLQ: nothing else is held there, so it was dropped or redriven already"
+        : "NOT found, and may still be in the DLQ: another reader holds " + heldElsewhere + " of its messages now"
+            + " (a console poll, an aws sqs receive-message, another run), and this read cannot see those. Nothing"
+            + " was deleted: run drop again once their hold ends";
   }
 
   /**
