@@ -401,7 +401,8 @@ class FulfilOpsTest {
   @Test
   void orderGivesNoVerdictWithoutThePartnersAnswerAndAgreesWithDlqOnARefusal() throws Exception {
     Duration settles = Duration.ofSeconds(60);
-    String booked = Orders.newId("ORD-OPS-ASKED");
+    // In upper case, as the checkout service writes its ids: the same id in lower case is another order id.
+    String booked = Orders.newId("ORD-OPS-ASKED").toUpperCase(java.util.Locale.ROOT);
     String rejected = Orders.newId("ORD-OPS-REFUSED");
     fulfil.partner().script().forOrder(rejected, Reaction.addressRejected());
     String bookedMessage = fulfil.send(Orders.body(booked));
@@ -412,13 +413,23 @@ class FulfilOpsTest {
     fulfil.partner().script().nextLookups(10, new Reaction.Answer(401, "{\"message\":\"Unauthorized\"}"));
     OpsRun unasked = ops.run("order", booked);
     fulfil.partner().script().clear();
+    // The partner lost or cancelled the booking the record names: a script confirming the order must not pass.
+    fulfil.partner().script().nextLookups(1, new Reaction.Answer(200, "{\"shipments\":[]}"));
+    OpsRun lostAtPartner = ops.run("order", booked);
+    fulfil.partner().script().clear();
     OpsRun asked = ops.run("order", booked);
     OpsRun refused = ops.run("order", rejected);
+    // Order ids are case-sensitive: the id in the wrong case is not "not booked".
+    OpsRun wrongCase = ops.run("order", booked.toLowerCase(java.util.Locale.ROOT));
 
     assertThat(unasked.exitCode()).as(unasked.out()).isEqualTo(1);
     assertThat(unasked.out()).contains("verdict  not known: the partner could not be asked").contains("The record says: booked.").doesNotContain("booked once");
+    assertThat(lostAtPartner.exitCode()).as(lostAtPartner.out()).isEqualTo(1);
+    assertThat(lostAtPartner.out()).contains("recorded as booked but the partner has no booking for it");
     assertThat(asked.exitCode()).as(asked.out()).isZero();
     assertThat(asked.out()).contains("verdict  booked once");
+    assertThat(wrongCase.exitCode()).as(wrongCase.out()).isEqualTo(1);
+    assertThat(wrongCase.out()).contains("Order ids are case-sensitive").contains("a record exists under " + booked);
     assertThat(refused.out()).contains("its dead letter's verdict is drop").doesNotContain("redrive");
     assertThat(ops.letterFor(rejected).path("action").asText()).isEqualTo("drop");
   }
@@ -453,6 +464,41 @@ class FulfilOpsTest {
     // Handed back: nothing this test held stays hidden from the next.
     held.forEach(message -> fulfil.sqs().changeMessageVisibility(r -> r.queueUrl(dlqUrl)
         .receiptHandle(message.receiptHandle()).visibilityTimeout(0)));
+  }
+
+  /**
+   * A message another reader holds (here {@code aws sqs receive-message --visibility-timeout} on it)
+   * cannot be received: {@code drop} must not call it gone, or on-call believes it and the order expires
+   * in the DLQ. It says the message may still be there, deletes nothing and exits 1; once the message is
+   * handed back, the same drop drops it, and a third says it is gone.
+   */
+  @Test
+  void dropNeverCallsAMessageAnotherReaderHoldsGone(@TempDir Path archive) throws Exception {
+    String dlqUrl = env.get("DLQ_URL");
+    String messageId = fulfil.sqs().sendMessage(r -> r.queueUrl(dlqUrl)
+        .messageBody(Orders.body(Orders.newId("ORD-OPS-HELD-ELSEWHERE")))).messageId();
+    List<Message> held = new ArrayList<>();
+    while (held.isEmpty()) {
+      held.addAll(fulfil.sqs().receiveMessage(r -> r.queueUrl(dlqUrl).waitTimeSeconds(1).visibilityTimeout(600)).messages());
+    }
+    String[] dropIt = {"drop", "--archive", archive.toString(), messageId, "--force", "--reason", FORCED};
+
+    OpsRun whileHeld = ops.run(dropIt);
+    JsonNode whileHeldJson = ops.json(dropIt);
+    assertThat(archive.resolve(messageId + ".json")).as("nothing archived while another reader holds it").doesNotExist();
+    fulfil.sqs().changeMessageVisibility(r -> r.queueUrl(dlqUrl).receiptHandle(held.getFirst().receiptHandle())
+        .visibilityTimeout(0));
+    OpsRun handedBack = ops.run(dropIt);
+    OpsRun again = ops.run(dropIt);
+
+    assertThat(whileHeld.exitCode()).as(whileHeld.out()).isEqualTo(1);
+    assertThat(whileHeld.out()).contains(messageId + ": NOT found, and may still be in the DLQ: another reader holds 1")
+        .doesNotContain("already");
+    assertThat(whileHeldJson.path("held_elsewhere").asLong()).isEqualTo(1);
+    assertThat(handedBack.exitCode()).as(handedBack.out()).isZero();
+    assertThat(handedBack.out()).contains("dropped 1 of 1");
+    assertThat(again.exitCode()).isEqualTo(1);
+    assertThat(again.out()).contains(messageId + ": not in the DLQ: nothing else is held there");
   }
 
   /**

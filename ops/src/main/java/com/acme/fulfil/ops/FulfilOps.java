@@ -35,7 +35,8 @@ public final class FulfilOps {
       (FULFIL_OPS_STACK=local among them; every endpoint must be on localhost).
       Exit status: 0 fine; 1 something needs attention (drift, or a part check could not check; a DLQ read that
       could not see every message, a message not found or not dropped, a move not completed, orders arriving
-      faster than they are booked, an order booked more than once or the partner not answering about it);
+      faster than they are booked, an order booked more than once, recorded as booked but not at the partner,
+      unknown under its id, or the partner not answering about it);
       2 the command could not run (its arguments, the stack, AWS).
       """;
 
@@ -179,8 +180,9 @@ public final class FulfilOps {
   @Command(name = "order", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
       customSynopsis = USAGE + "order ORDER_ID", footer = "%n" + COMMON,
       description = {"the order's record and story, its bookings at the partner (a lookup books nothing), its recent",
-          "log lines, and what they add up to; exit status 1 when the partner holds more than one booking, or",
-          "could not be asked (then the verdict is not known)"})
+          "log lines, and what they add up to; exit status 1 when the partner holds more than one booking, could",
+          "not be asked (then the verdict is not known), or has none for an order recorded as booked, and when",
+          "nothing at all is known under the id (ids are case-sensitive: a record under it in another case is named)"})
   private static final class OrderCommand extends Action {
     @Parameters(arity = "1", paramLabel = "ORDER_ID", description = "as order messages carry it")
     String orderId;
@@ -264,8 +266,9 @@ public final class FulfilOps {
   @Command(name = "drop", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
       customSynopsis = USAGE + "drop MESSAGE_ID... [--archive DIR] [--force --reason WHY]",
       footer = "%n" + COMMON,
-      description = {"archive each message whole to a file (--archive DIR, default ./dlq-archive), then delete it from the",
-          "DLQ; one whose dlq verdict is redrive is left there unless --force --reason \"WHY\" (the archive keeps WHY)"})
+      description = {"archive each message whole to a file (--archive DIR, default ./dlq-archive, which git ignores: it",
+          "holds customer data), then delete it from the DLQ; an id another reader holds is said to be maybe there;",
+          "one whose dlq verdict is redrive is left there unless --force --reason \"WHY\" (the archive keeps WHY)"})
   private static final class DropCommand extends Action {
     @Parameters(arity = "1..*", paramLabel = "MESSAGE_ID", description = "the DLQ message ids dlq lists")
     List<String> messageIds;

@@ -42,6 +42,14 @@ record OrderRecord(String key, String status, int tries, Optional<Instant> lastT
     return !booked() && heldUntil.filter(now::isBefore).isPresent();
   }
 
+  /**
+   * The record's state in on-call's words. The function leaves a record it did not book {@code INPROGRESS}
+   * with its lock expired (a refused or failed try), which is no try running: only the lock says whether one is.
+   */
+  String state(Instant now) {
+    return booked() ? "booked" : heldAt(now) ? "held by a try" : "not booked, no try running";
+  }
+
   static Optional<OrderRecord> read(Stack stack, String orderId) {
     String key = OrderRecordLayout.keyOf(stack.functionName(), orderId);
     Map<String, AttributeValue> item = stack.aws().dynamoDb()

@@ -15,8 +15,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 /**
  * {@code order ORDER_ID}: everything known about one order in one place: its record (tries, the last
@@ -86,12 +88,16 @@ final class OrderStory {
     }
     ArrayNode logsJson = out.putArray("log_lines");
     logLines.forEach(logsJson::add);
-    String verdict = verdict(record, partner, nextTry, now);
+    String verdict = verdict(record, partner, nextTry, now)
+        + (record.isEmpty() && partner.shipments().isEmpty() ? otherCase(orderId) : "");
     lines.add("  verdict  " + verdict);
     out.put("verdict", verdict);
-    // More than one booking at the partner is what this project exists to prevent, and a verdict without the
-    // partner's answer is no verdict: a script must see either.
-    return new Report(lines, out, partner.shipments().size() > 1 || partner.failure().isPresent() ? 1 : 0);
+    // More than one booking at the partner is what this project exists to prevent, a verdict without the
+    // partner's answer is no verdict, a booking the partner does not have is no booking, and an id nothing
+    // knows may be a mistyped one: a script must see each.
+    boolean lost = record.map(OrderRecord::booked).orElse(false) && partner.failure().isEmpty() && partner.shipments().isEmpty();
+    boolean unknown = record.isEmpty() && partner.failure().isEmpty() && partner.shipments().isEmpty() && logLines.isEmpty();
+    return new Report(lines, out, partner.shipments().size() > 1 || partner.failure().isPresent() || lost || unknown ? 1 : 0);
   }
 
   private void describe(OrderRecord r, Instant now, List<String> lines, ObjectNode out) {
@@ -103,7 +109,7 @@ final class OrderStory {
     r.heldUntil().ifPresent(t -> out.put("held_until", t.toString()));
     out.put("expires_at", r.expiresAt().toString());
     r.booking().ifPresent(b -> out.set("booking", b));
-    lines.add("  record   " + r.status() + ", " + r.tries() + " tr" + (r.tries() == 1 ? "y" : "ies")
+    lines.add("  record   " + r.state(now) + ", " + r.tries() + " tr" + (r.tries() == 1 ? "y" : "ies")
         + r.lastTryAt().map(t -> ", last try " + t).orElse("")
         + r.lastPostAt().map(t -> ", last booking request " + t).orElse(", no booking request sent"));
     r.lastOutcome().ifPresent(o -> lines.add("           last outcome: " + o + r.lastReason().map(reason -> ": " + reason).orElse("")));
@@ -133,7 +139,8 @@ final class OrderStory {
     int booked = partner.shipments().size();
     if (record.isPresent() && record.get().booked()) {
       return partner.failure().isPresent() ? "booked" : booked == 1 ? "booked once"
-          : "recorded as booked but the partner has no booking for it: ask the partner";
+          : "recorded as booked but the partner has no booking for it: ask the partner whether it cancelled or lost"
+              + " the booking the record names, before anything is sent again";
     }
     if (booked == 1) {
       return "booked once at the partner; the record will say so when the next try (or a redrive) adopts it";
@@ -155,6 +162,19 @@ final class OrderStory {
     }
     return "not booked: if its message is in the DLQ, redrive it once the cause of its last failure is fixed"
         + " (./fulfil-ops dlq)";
+  }
+
+  /**
+   * Order ids are case-sensitive: an id typed in the wrong case finds nothing under its own key (an MD5
+   * of the id). A record under the same id in upper or lower case is named, so on-call looks again.
+   */
+  private String otherCase(String orderId) {
+    List<String> found = Stream.of(orderId.toUpperCase(Locale.ROOT), orderId.toLowerCase(Locale.ROOT))
+        .filter(variant -> !variant.equals(orderId)).distinct()
+        .filter(variant -> OrderRecord.read(stack, variant).isPresent()).toList();
+    return found.isEmpty() ? ". Order ids are case-sensitive: check this one's case against the order message"
+        : ". Order ids are case-sensitive, and nothing is known under this one; a record exists under "
+            + String.join(" and ", found) + ": run ./fulfil-ops order " + found.getFirst();
   }
 
   private static String shipment(Shipment s) {
