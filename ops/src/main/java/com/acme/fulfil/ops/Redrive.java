@@ -115,8 +115,7 @@ final class Redrive {
         continue;
       }
       ListMessageMoveTasksResultEntry task = listed.get();
-      progress.println("  " + task.status() + ": " + task.approximateNumberOfMessagesMoved() + " of "
-          + task.approximateNumberOfMessagesToMove() + " moved");
+      progress.println("  " + task.status() + ": " + moved(task));
       if (!"RUNNING".equals(task.status()) && !"CANCELLING".equals(task.status())) {
         return task;
       }
@@ -138,6 +137,17 @@ final class Redrive {
   private static Duration followFor(ListMessageMoveTasksResultEntry task, int ratePerSecond) {
     long toMove = task.approximateNumberOfMessagesToMove() == null ? 0 : task.approximateNumberOfMessagesToMove();
     return Duration.ofSeconds(toMove / Math.max(1, ratePerSecond) + 60);
+  }
+
+  /**
+   * What a task has moved, as far as SQS counts. Both counts are approximate, and the one to move is taken
+   * when the task starts: a task that moved what arrived since can report more moved than it counted to
+   * move, so the count to move is said only while it is the larger.
+   */
+  static String moved(ListMessageMoveTasksResultEntry task) {
+    long moved = task.approximateNumberOfMessagesMoved() == null ? 0 : task.approximateNumberOfMessagesMoved();
+    Long toMove = task.approximateNumberOfMessagesToMove();
+    return toMove != null && toMove >= moved ? moved + " of " + toMove + " moved" : moved + " moved";
   }
 
   private List<ListMessageMoveTasksResultEntry> tasks(String dlqArn) {
