@@ -8,7 +8,8 @@ import com.acme.fulfil.local.scenario.RunbookEnvironment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -191,12 +192,26 @@ final class RunbookRunner {
     lastTook = 0;
   }
 
-  /** A loopback port nothing listens on: the AWS CLI's calls to services that exist only in AWS end there. */
-  private static int closedLoopbackPort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
+  /**
+   * A loopback port nothing listens on, and nothing can: the AWS CLI's calls to services that exist only in
+   * AWS are refused there. A port found free and let go could be taken by another process before the CLI
+   * calls it (a loaded machine did so); this one stays bound, without listening and without SO_REUSEADDR,
+   * for the test JVM's life, so a connection to it is refused and no other socket can bind it.
+   */
+  private static final Socket CLOSED_PORT = reserveClosedPort();
+
+  private static Socket reserveClosedPort() {
+    try {
+      Socket socket = new Socket();
+      socket.setReuseAddress(false);
+      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      return socket;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  private static int closedLoopbackPort() {
+    return CLOSED_PORT.getLocalPort();
   }
 }
