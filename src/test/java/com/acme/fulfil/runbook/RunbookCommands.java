@@ -210,21 +210,30 @@ abstract class RunbookCommands {
    * Section 2 with {@code ./fulfil-ops}: the poison message archived whole to its own file and gone,
    * the refused order back in orders-to-fulfil.
    */
+  /** Archived and dropped, then sent back as archived (step 7): the source queue holds it again, its label with it. */
   private void poisonArchivedToItsFileAndRejectedOrderMovedBack() throws IOException, InterruptedException {
-    dlqEmptyAndTheRejectedOrderBackInTheQueue();
     JsonNode archived = new ObjectMapper().readTree(
         workingDirectory.resolve("dlq-archive").resolve(readerChoices.get("DROP_MESSAGE_ID") + ".json").toFile());
     assertThat(archived.path("body").asText()).isEqualTo(POISON_BODY);
+    List<Message> back = dlqEmptyAndTheseBackInTheQueue(2);
+    assertThat(back).extracting(Message::body).as("orders-to-fulfil after the redrive and the send-back")
+        .containsExactlyInAnyOrder(REJECTED_BODY, POISON_BODY);
+    Message sentBack = back.stream().filter(message -> message.body().equals(POISON_BODY)).findFirst().orElseThrow();
+    assertThat(sentBack.messageAttributes().get(DeadLetterAttributes.ORDER_ID).stringValue()).isEqualTo("ORD-RUNBOOK-0001");
   }
 
   private void dlqEmptyAndTheRejectedOrderBackInTheQueue() throws InterruptedException {
-    for (int waited = 0; waited < 50 && QueueDepth.of(sqs, queues.source()).total() == 0; waited++) {
+    assertThat(dlqEmptyAndTheseBackInTheQueue(1)).extracting(Message::body).as("orders-to-fulfil after the redrive")
+        .containsExactly(REJECTED_BODY);
+  }
+
+  private List<Message> dlqEmptyAndTheseBackInTheQueue(int expected) throws InterruptedException {
+    for (int waited = 0; waited < 50 && QueueDepth.of(sqs, queues.source()).total() < expected; waited++) {
       Thread.sleep(200);
     }
     assertThat(QueueDepth.of(sqs, deadLetters()).total()).as("messages left in the DLQ").isZero();
-    List<String> bodies = sqs.receiveMessage(r -> r.queueUrl(queues.source().url()).maxNumberOfMessages(10).visibilityTimeout(0))
-        .messages().stream().map(Message::body).toList();
-    assertThat(bodies).as("orders-to-fulfil after the redrive").containsExactly(REJECTED_BODY);
+    return sqs.receiveMessage(r -> r.queueUrl(queues.source().url()).maxNumberOfMessages(10).visibilityTimeout(0)
+        .waitTimeSeconds(1).messageAttributeNames("All")).messages();
   }
 
   /** The partner's side of a rotation: the new key works, and the reader has written it into partner-key.txt. */

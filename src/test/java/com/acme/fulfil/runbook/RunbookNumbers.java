@@ -47,7 +47,8 @@ final class RunbookNumbers {
         secondsAndHours(retries.shortestRetrying(budget.maxReceiveCount())), secondsAndHours(budget.longestRetryLife())));
     rows.add(row("a message stays in flight through an outage", "%s on average", secondsAndHours(budget.outageRetryLife())));
     rows.add(row("`orders-to-fulfil` keeps an order", "%d days after it was sent", budget.sourceRetention().toDays()));
-    rows.add(row("the DLQ keeps an order", "%d days after it was sent, not after it got there", budget.dlqRetention().toDays()));
+    rows.add(row("the DLQ keeps an order", "%d days after it was sent, not after it got there; one the function sent there itself, %d days after that send",
+        budget.dlqRetention().toDays(), budget.dlqRetention().toDays()));
     rows.add(row("the table remembers a booking", "%d days", budget.idempotencyTtl().toDays()));
     rows.add(row("the mapping's concurrency (`maxConcurrency`), reserved for the function", "%d", maxConcurrency));
     rows.add(row("the stack books, an hour", "%,d at the partner's usual %d s, %,d at its worst case",

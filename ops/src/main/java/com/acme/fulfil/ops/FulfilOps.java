@@ -36,7 +36,7 @@ public final class FulfilOps {
       Exit status: 0 fine; 1 something needs attention (drift, or a part check could not check; a DLQ read that
       could not see every message, a message not found or not dropped, a move not completed, orders arriving
       faster than they are booked, an order booked more than once, recorded as booked but not at the partner,
-      unknown under its id, or the partner not answering about it);
+      known only under its id in another case, or the partner not answering about it);
       2 the command could not run (its arguments, the stack, AWS).
       """;
 
@@ -182,7 +182,7 @@ public final class FulfilOps {
       description = {"the order's record and story, its bookings at the partner (a lookup books nothing), its recent",
           "log lines, and what they add up to; exit status 1 when the partner holds more than one booking, could",
           "not be asked (then the verdict is not known), or has none for an order recorded as booked, and when",
-          "nothing at all is known under the id (ids are case-sensitive: a record under it in another case is named)"})
+          "the id is known only in another case (ids are case-sensitive: the record under it is named)"})
   private static final class OrderCommand extends Action {
     @Parameters(arity = "1", paramLabel = "ORDER_ID", description = "as order messages carry it")
     String orderId;

@@ -88,16 +88,17 @@ final class OrderStory {
     }
     ArrayNode logsJson = out.putArray("log_lines");
     logLines.forEach(logsJson::add);
+    List<String> otherCase = record.isEmpty() && partner.shipments().isEmpty() ? recordedInOtherCase(orderId) : List.of();
     String verdict = verdict(record, partner, nextTry, now)
-        + (record.isEmpty() && partner.shipments().isEmpty() ? otherCase(orderId) : "");
+        + (record.isEmpty() && partner.shipments().isEmpty() ? caseNote(otherCase) : "");
     lines.add("  verdict  " + verdict);
     out.put("verdict", verdict);
     // More than one booking at the partner is what this project exists to prevent, a verdict without the
-    // partner's answer is no verdict, a booking the partner does not have is no booking, and an id nothing
-    // knows may be a mistyped one: a script must see each.
+    // partner's answer is no verdict, a booking the partner does not have is no booking, and an id known
+    // only in another case was mistyped: a script must see each.
     boolean lost = record.map(OrderRecord::booked).orElse(false) && partner.failure().isEmpty() && partner.shipments().isEmpty();
-    boolean unknown = record.isEmpty() && partner.failure().isEmpty() && partner.shipments().isEmpty() && logLines.isEmpty();
-    return new Report(lines, out, partner.shipments().size() > 1 || partner.failure().isPresent() || lost || unknown ? 1 : 0);
+    return new Report(lines, out,
+        partner.shipments().size() > 1 || partner.failure().isPresent() || lost || !otherCase.isEmpty() ? 1 : 0);
   }
 
   private void describe(OrderRecord r, Instant now, List<String> lines, ObjectNode out) {
@@ -166,15 +167,18 @@ final class OrderStory {
 
   /**
    * Order ids are case-sensitive: an id typed in the wrong case finds nothing under its own key (an MD5
-   * of the id). A record under the same id in upper or lower case is named, so on-call looks again.
+   * of the id). The same id in upper or lower case, where a record exists under it.
    */
-  private String otherCase(String orderId) {
-    List<String> found = Stream.of(orderId.toUpperCase(Locale.ROOT), orderId.toLowerCase(Locale.ROOT))
+  private List<String> recordedInOtherCase(String orderId) {
+    return Stream.of(orderId.toUpperCase(Locale.ROOT), orderId.toLowerCase(Locale.ROOT))
         .filter(variant -> !variant.equals(orderId)).distinct()
         .filter(variant -> OrderRecord.read(stack, variant).isPresent()).toList();
-    return found.isEmpty() ? ". Order ids are case-sensitive: check this one's case against the order message"
+  }
+
+  private static String caseNote(List<String> otherCase) {
+    return otherCase.isEmpty() ? ". Order ids are case-sensitive: check this one's case against the order message"
         : ". Order ids are case-sensitive, and nothing is known under this one; a record exists under "
-            + String.join(" and ", found) + ": run ./fulfil-ops order " + found.getFirst();
+            + String.join(" and ", otherCase) + ": run ./fulfil-ops order " + otherCase.getFirst();
   }
 
   private static String shipment(Shipment s) {
