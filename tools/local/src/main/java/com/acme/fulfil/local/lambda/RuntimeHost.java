@@ -95,6 +95,9 @@ public final class RuntimeHost {
       command.add("-XX:TieredStopAtLevel=1");
     }
     command.add("--add-opens=java.base/java.io=ALL-UNNAMED");
+    // The runtime client loads its JNI library with System.load: without this, JDK 22+ warns four lines
+    // on every environment's start, and --serve's first line came after forty of them. Warning only.
+    command.add("--enable-native-access=ALL-UNNAMED");
     command.add("-Dorg.crac.Core.Compat=com.amazonaws.services.lambda.crac");
     command.add("-Djava.net.preferIPv4Stack=true");
     command.add("-XX:+ErrorFileToStderr");
