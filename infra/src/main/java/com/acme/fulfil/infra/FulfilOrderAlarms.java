@@ -9,11 +9,15 @@ import com.acme.fulfil.contract.AlarmRules;
 import com.acme.fulfil.contract.AlarmThresholds;
 import com.acme.fulfil.contract.Capacity;
 import com.acme.fulfil.contract.TimingBudget;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
@@ -24,6 +28,9 @@ import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.Stats;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
 import software.amazon.awscdk.services.cloudwatch.actions.SnsAction;
+import software.amazon.awscdk.services.iam.Effect;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.lambda.IFunction;
 import software.amazon.awscdk.services.sns.Topic;
 import software.amazon.awscdk.services.sqs.Queue;
@@ -52,10 +59,26 @@ public final class FulfilOrderAlarms extends Construct {
         .topicName(TOPIC_NAME)
         .enforceSsl(true)
         .build();
+    rules = AlarmRules.of(budget, capacity).stream().collect(Collectors.toMap(AlarmRule::name, Function.identity()));
+    // A topic policy replaces SNS's default one, so beside the TLS Deny it must allow CloudWatch to publish, or
+    // every alarm's action fails ("is not authorized to perform: SNS:Publish") and nobody is paged. Scoped to
+    // this account's alarms of this stack, by name, so that no other account's or alarm's CloudWatch can use it.
+    Stack stack = Stack.of(this);
+    topic.addToResourcePolicy(PolicyStatement.Builder.create()
+        .sid("CloudWatchAlarmsOfThisStackPublish")
+        .effect(Effect.ALLOW)
+        .principals(List.of(new ServicePrincipal(AlarmTopicsAcceptCloudWatch.CLOUDWATCH)))
+        .actions(List.of("sns:Publish"))
+        .resources(List.of(topic.getTopicArn()))
+        .conditions(Map.of(
+            "StringEquals", Map.of("aws:SourceAccount", stack.getAccount()),
+            "ArnLike", Map.of("aws:SourceArn", rules.keySet().stream().sorted().map(name -> stack.formatArn(ArnComponents.builder()
+                .service("cloudwatch").resource("alarm").resourceName(name).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()))
+                .toList())))
+        .build());
     // From infra/cdk.json on every deploy: synth refuses a context without it, so no deploy removes it.
     topic.addSubscription(new EmailSubscription(alarmEmail));
     toOnCall = new SnsAction(topic);
-    rules = AlarmRules.of(budget, capacity).stream().collect(Collectors.toMap(AlarmRule::name, Function.identity()));
 
     // Counted where it is decided, by the function: SQS's NumberOfMessagesSent leaves out what the redrive
     // policy moves, and the DLQ's depth rises and falls with drops and redrives in the same period.

@@ -170,16 +170,33 @@ class AlarmsTest {
     template.resourcePropertiesCountIs("AWS::CloudWatch::Alarm", Map.of("MetricName", "DroppedEventCount"), 0);
   }
 
+  /**
+   * The topic's policy replaces SNS's default one: beside the TLS Deny it lets CloudWatch publish, for this
+   * account's alarms of this stack only, each by its ARN.
+   */
   @Test
-  void alarmTopicRefusesPublishingWithoutTls() {
+  void alarmTopicLetsThisStacksAlarmsPublishAndRefusesPublishingWithoutTls() {
+    List<Object> alarmArns = AlarmNames.ALL.stream().sorted().<Object>map(name -> Map.of("Fn::Join", List.of("", List.of(
+        "arn:", Map.of("Ref", "AWS::Partition"), ":cloudwatch:", Map.of("Ref", "AWS::Region"), ":",
+        Map.of("Ref", "AWS::AccountId"), ":alarm:" + name)))).toList();
     template.hasResourceProperties("AWS::SNS::TopicPolicy", Map.of(
         "Topics", List.of(ref(topic)),
-        "PolicyDocument", Map.of("Statement", List.of(Map.of(
-            "Effect", "Deny",
-            "Principal", "*",
-            "Action", "sns:Publish",
-            "Resource", ref(topic),
-            "Condition", Map.of("Bool", Map.of("aws:SecureTransport", "false")))))));
+        "PolicyDocument", Map.of("Statement", List.of(
+            Map.of(
+                "Effect", "Deny",
+                "Principal", "*",
+                "Action", "sns:Publish",
+                "Resource", ref(topic),
+                "Condition", Map.of("Bool", Map.of("aws:SecureTransport", "false"))),
+            Match.objectEquals(Map.of(
+                "Sid", "CloudWatchAlarmsOfThisStackPublish",
+                "Effect", "Allow",
+                "Principal", Map.of("Service", "cloudwatch.amazonaws.com"),
+                "Action", "sns:Publish",
+                "Resource", ref(topic),
+                "Condition", Map.of(
+                    "StringEquals", Map.of("aws:SourceAccount", Map.of("Ref", "AWS::AccountId")),
+                    "ArnLike", Map.of("aws:SourceArn", alarmArns))))))));
   }
 
   @Test
