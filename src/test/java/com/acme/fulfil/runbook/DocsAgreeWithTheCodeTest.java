@@ -100,8 +100,8 @@ class DocsAgreeWithTheCodeTest {
         .isEqualTo(seconds(defaults.retryHorizon().toSeconds()));
     assertThat(table.get("longest retry life")).as("README: longest retry life")
         .isEqualTo(seconds(defaults.longestRetryLife().toSeconds()));
-    assertThat(table.get("oldest-message alarm")).as("README: the oldest-message alarm's threshold, the age SQS still sees")
-        .isEqualTo(seconds(defaults.longestAgeSqsSees().toSeconds()));
+    assertThat(table.get("oldest-message alarm")).as("README: the oldest-message alarm's threshold, the age SQS still sees and a margin")
+        .isEqualTo(seconds(com.acme.fulfil.contract.AlarmRules.oldestMessageAge(defaults).toSeconds()));
     assertThat(table.get("visibility timeout")).as("README: visibility timeout")
         .isEqualTo(seconds(defaults.visibilityTimeout().toSeconds()));
     assertThat(table.get("function timeout")).as("README: function timeout")

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
  * function writes. A change in the code fails here until the docs follow.
  */
 class RunbookAgreesWithTheCodeTest {
-  /** What on-call reads in a minute. */
-  private static final int RUNBOOK_MAX_LINES = 400;
+  /** What on-call reads in a minute: every alarm's page, its first command and what "fixed" looks like. */
+  private static final int RUNBOOK_MAX_LINES = 420;
   /**
    * A duration or count typed in prose: digits followed by a unit, or a number word followed by a unit
    * of time. The runbook's numbers live in its table and its commands, not in its sentences.
@@ -156,7 +156,7 @@ class RunbookAgreesWithTheCodeTest {
     TimingBudget settled = TimingBudget.fromSettings(settings::get);
     assertThat(section.text()).contains(
         String.format(Locale.ROOT, "visibility %,d s", settled.visibilityTimeout().toSeconds()),
-        String.format(Locale.ROOT, "alarm at %,d s", settled.longestAgeSqsSees().toSeconds()));
+        String.format(Locale.ROOT, "alarm at %,d s", com.acme.fulfil.contract.AlarmRules.oldestMessageAge(settled).toSeconds()));
   }
 
   @Test

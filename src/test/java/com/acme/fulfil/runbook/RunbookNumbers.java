@@ -50,7 +50,9 @@ final class RunbookNumbers {
     rows.add(row("the DLQ keeps an order", "%d days after it was sent, not after it got there; one the function sent there itself, %d days after that send",
         budget.dlqRetention().toDays(), budget.dlqRetention().toDays()));
     rows.add(row("the table remembers a booking", "%d days", budget.idempotencyTtl().toDays()));
-    rows.add(row("the mapping's concurrency (`maxConcurrency`), reserved for the function", "%d", maxConcurrency));
+    rows.add(row("the mapping's concurrency (`maxConcurrency`)", "%d", maxConcurrency));
+    rows.add(row("the function's reserved concurrency: the mapping's, and room for a test invoke", "%d",
+        capacity.reservedConcurrency()));
     rows.add(row("the stack books, an hour", "%,d at the partner's usual %d s, %,d at its worst case",
         capacity.typicalOrdersPerHour(), capacity.typicalRound().toSeconds(), capacity.worstCaseOrdersPerHour()));
 
@@ -62,6 +64,12 @@ final class RunbookNumbers {
     AlarmRule inFlight = alarms.remove(AlarmNames.IN_FLIGHT_NEAR_CAP);
     rows.add(row(fires(inFlight, "above"), "%,d (SQS stops handing out messages at about %,d)", (long) inFlight.threshold(),
         AlarmThresholds.SQS_IN_FLIGHT_CAP));
+    AlarmRule arrivals = alarms.remove(AlarmNames.DLQ_NEW_MESSAGES);
+    rows.add(row(fires(arrivals, "on"), "an arrival in a period of %s; OK after %d periods without one",
+        seconds(arrivals.period()), arrivals.evaluationPeriods()));
+    AlarmRule stalled = alarms.remove(AlarmNames.STALLED);
+    rows.add(row(fires(stalled, "on"), "%d periods of %s in a row with orders waiting and none received or deleted",
+        stalled.datapointsToAlarm(), seconds(stalled.period())));
     AlarmRule partner = alarms.remove(AlarmNames.PARTNER_FAILING);
     rows.add(row(fires(partner, "on"), "%d bad periods of %s out of %d", partner.datapointsToAlarm(),
         seconds(partner.period()), partner.evaluationPeriods()));

@@ -12,9 +12,11 @@ public final class AlarmNames {
   public static final String FUNCTION_THROTTLES = "fulfil-order-throttles";
   public static final String BACKLOG = "orders-to-fulfil-backlog";
   public static final String PARTNER_FAILING = "fulfil-order-partner-failing";
+  public static final String STALLED = "orders-to-fulfil-stalled";
+  public static final String BOOKED_AFTER_HOLD = "fulfil-order-booked-after-hold";
 
   public static final List<String> ALL = List.of(DLQ_NEW_MESSAGES, DLQ_NOT_EMPTY, OLDEST_MESSAGE_TOO_OLD, IN_FLIGHT_NEAR_CAP,
-      FUNCTION_ERRORS, FUNCTION_THROTTLES, BACKLOG, PARTNER_FAILING);
+      FUNCTION_ERRORS, FUNCTION_THROTTLES, BACKLOG, PARTNER_FAILING, STALLED, BOOKED_AFTER_HOLD);
 
   private AlarmNames() {}
 }

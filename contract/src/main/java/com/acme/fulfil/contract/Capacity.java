@@ -26,6 +26,13 @@ public record Capacity(int maxConcurrency, int batchSize, int recordConcurrency,
   private static final double SECONDS_AN_HOUR = 3600;
   /** The event source mapping's maximum concurrency accepts 2 to 1,000. */
   static final int MAX_MAPPING_CONCURRENCY = 1000;
+  /**
+   * Invocations the function reserves beyond the mapping's maximum concurrency: room for a person's test
+   * invoke or two, so that it runs beside the mapping instead of throttling it (a throttled batch costs its
+   * messages a receive that nothing else counts). More than that is a second consumer, which still throttles
+   * and pages.
+   */
+  public static final int RESERVED_HEADROOM = 2;
 
   public Capacity {
     if (maxConcurrency < 1 || batchSize < 1 || recordConcurrency < 1) {
@@ -45,6 +52,14 @@ public record Capacity(int maxConcurrency, int batchSize, int recordConcurrency,
     int sideBySide = Math.min(Math.min(batchSize, recordConcurrency), PartnerTypicalTime.MOST_SIDE_BY_SIDE);
     return new Capacity(maxConcurrency, batchSize, recordConcurrency,
         PartnerTypicalTime.slowestOf(Math.max(1, sideBySide)), worstCaseOrder);
+  }
+
+  /**
+   * The function's reserved concurrency: the mapping's maximum concurrency and {@link #RESERVED_HEADROOM}.
+   * AWS advises against a maximum concurrency above the reservation, which throttles the mapping.
+   */
+  public int reservedConcurrency() {
+    return maxConcurrency + RESERVED_HEADROOM;
   }
 
   /** Partner calls in flight at once when every invocation is busy: what the partner must tolerate. */

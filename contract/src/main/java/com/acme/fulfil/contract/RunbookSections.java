@@ -13,6 +13,7 @@ public final class RunbookSections {
   public static final String THROTTLES = "Throttles";
   public static final String PARTNER_OUTAGE = "Partner outage";
   public static final String BACKLOG = "A backlog";
+  public static final String BOOKED_AFTER_HOLD = "A booking after its hold";
   public static final String REHEARSALS = "Appendix: rehearse each page";
 
   private RunbookSections() {}

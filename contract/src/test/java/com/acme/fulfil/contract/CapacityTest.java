@@ -17,6 +17,7 @@ class CapacityTest {
     assertThat(capacity.typicalOrdersPerHour()).isEqualTo(750);
     assertThat(capacity.worstCaseOrdersPerHour()).isEqualTo(126);
     assertThat(capacity.callsAtOnce()).isEqualTo(10);
+    assertThat(capacity.reservedConcurrency()).as("the mapping's 10, and room for a test invoke").isEqualTo(12);
     assertThat(capacity.sentence()).startsWith("books about 750 orders an hour on a normal partner day (48 s an order)"
         + " and 126 at the worst case the budget absorbs (285 s an order)");
   }

@@ -1,5 +1,6 @@
 package com.acme.fulfil.infra;
 
+import com.acme.fulfil.contract.Capacity;
 import com.acme.fulfil.contract.OnCallSettings;
 import com.acme.fulfil.contract.Settings;
 import java.net.URI;
@@ -45,6 +46,8 @@ public record DeploymentSettings(
     Path functionArtifact,
     boolean activeTracing) {
 
+  /** The event source mapping's maximum concurrency accepts 2 to 1,000. */
+  private static final int MAX_MAPPING_CONCURRENCY = 1000;
   /** Relative to infra/, where {@code cdk} runs. */
   private static final String DEFAULT_FUNCTION_ARTIFACT = "../function/target/fulfil-order.zip";
 
@@ -75,9 +78,11 @@ public record DeploymentSettings(
     } else if (!alarmEmail.matches("[^@\\s]+@[^@\\s]+\\.[^@\\s]+")) {
       problems.add("alarmEmail is '" + alarmEmail + "' but must be one e-mail address.");
     }
-    if (maxConcurrency < 2 || maxConcurrency > 1000) {
-      problems.add("maxConcurrency is " + maxConcurrency + " but the event source mapping accepts 2 to 1000;"
-          + " it caps the partner calls in flight at maxConcurrency x min(batchSize, recordConcurrency).");
+    if (maxConcurrency < 2 || maxConcurrency > MAX_MAPPING_CONCURRENCY - Capacity.RESERVED_HEADROOM) {
+      problems.add("maxConcurrency is " + maxConcurrency + " but the event source mapping accepts 2 to " + MAX_MAPPING_CONCURRENCY
+          + ", and the function reserves " + Capacity.RESERVED_HEADROOM + " more than it (room for a test invoke beside the"
+          + " mapping), so at most " + (MAX_MAPPING_CONCURRENCY - Capacity.RESERVED_HEADROOM) + "; it caps the partner"
+          + " calls in flight at maxConcurrency x min(batchSize, recordConcurrency).");
     }
     if (functionMemoryMb < 128 || functionMemoryMb > 10240) {
       problems.add("functionMemoryMb is " + functionMemoryMb + " but Lambda accepts 128 to 10240.");

@@ -9,11 +9,15 @@ import com.acme.fulfil.contract.AlarmRules;
 import com.acme.fulfil.contract.AlarmThresholds;
 import com.acme.fulfil.contract.Capacity;
 import com.acme.fulfil.contract.TimingBudget;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import software.amazon.awscdk.ArnComponents;
+import software.amazon.awscdk.ArnFormat;
 import software.amazon.awscdk.Duration;
+import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.services.cloudwatch.Alarm;
 import software.amazon.awscdk.services.cloudwatch.ComparisonOperator;
 import software.amazon.awscdk.services.cloudwatch.IMetric;
@@ -24,6 +28,9 @@ import software.amazon.awscdk.services.cloudwatch.MetricOptions;
 import software.amazon.awscdk.services.cloudwatch.Stats;
 import software.amazon.awscdk.services.cloudwatch.TreatMissingData;
 import software.amazon.awscdk.services.cloudwatch.actions.SnsAction;
+import software.amazon.awscdk.services.iam.Effect;
+import software.amazon.awscdk.services.iam.PolicyStatement;
+import software.amazon.awscdk.services.iam.ServicePrincipal;
 import software.amazon.awscdk.services.lambda.IFunction;
 import software.amazon.awscdk.services.sns.Topic;
 import software.amazon.awscdk.services.sqs.Queue;
@@ -33,9 +40,10 @@ import software.constructs.Construct;
 /**
  * The alarms on-call acts on, each named for what it means and each notifying one SNS topic when it
  * fires and when it clears: orders reached the DLQ, the DLQ holds messages, orders are not being
- * received, the in-flight cap is near, orders wait longer than the stack books them, the function fails
- * or is throttled, tries fail while none books. CloudWatch notifies on a change of state only: every
- * alarm's text says what its one page, and its OK, stand for.
+ * received, or nothing takes or finishes them, the in-flight cap is near, orders wait longer than the stack
+ * books them, the function fails or is throttled, tries fail while none books, the partner booked after an
+ * order's hold. CloudWatch notifies on a change of state only: every alarm's text says what its one page,
+ * and its OK, stand for.
  */
 public final class FulfilOrderAlarms extends Construct {
   private static final String TOPIC_NAME = "fulfil-order-alarms";
@@ -52,35 +60,76 @@ public final class FulfilOrderAlarms extends Construct {
         .topicName(TOPIC_NAME)
         .enforceSsl(true)
         .build();
+    rules = AlarmRules.of(budget, capacity).stream().collect(Collectors.toMap(AlarmRule::name, Function.identity()));
+    // A topic policy replaces SNS's default one, so beside the TLS Deny it must allow CloudWatch to publish, or
+    // every alarm's action fails ("is not authorized to perform: SNS:Publish") and nobody is paged. Scoped to
+    // this account's alarms of this stack, by name, so that no other account's or alarm's CloudWatch can use it.
+    Stack stack = Stack.of(this);
+    topic.addToResourcePolicy(PolicyStatement.Builder.create()
+        .sid("CloudWatchAlarmsOfThisStackPublish")
+        .effect(Effect.ALLOW)
+        .principals(List.of(new ServicePrincipal(AlarmTopicsAcceptCloudWatch.CLOUDWATCH)))
+        .actions(List.of("sns:Publish"))
+        .resources(List.of(topic.getTopicArn()))
+        .conditions(Map.of(
+            "StringEquals", Map.of("aws:SourceAccount", stack.getAccount()),
+            "ArnLike", Map.of("aws:SourceArn", rules.keySet().stream().sorted().map(name -> stack.formatArn(ArnComponents.builder()
+                .service("cloudwatch").resource("alarm").resourceName(name).arnFormat(ArnFormat.COLON_RESOURCE_NAME).build()))
+                .toList())))
+        .build());
     // From infra/cdk.json on every deploy: synth refuses a context without it, so no deploy removes it.
     topic.addSubscription(new EmailSubscription(alarmEmail));
     toOnCall = new SnsAction(topic);
-    rules = AlarmRules.of(budget, capacity).stream().collect(Collectors.toMap(AlarmRule::name, Function.identity()));
 
-    // Counted where it is decided, by the function: SQS's NumberOfMessagesSent leaves out what the redrive
-    // policy moves, and the DLQ's depth rises and falls with drops and redrives in the same period.
+    // Whatever moved a message there: the function's own count (it sent the message, or its last receive
+    // failed), what anything sent (SQS's NumberOfMessagesSent, which leaves out what a redrive policy moves),
+    // and the rise of the DLQ's messages since the minute before (what the redrive policy moved, however that
+    // last receive ended: throttled, killed, out of memory, or by another consumer). An empty DLQ that nothing
+    // touches is not reported: before its first datapoint it held nothing, after one its last depth stands.
     long receives = budget.maxReceiveCount();
-    raise(AlarmNames.DLQ_NEW_MESSAGES, functionMetric(MetricNames.DEAD_LETTERED, AlarmNames.DLQ_NEW_MESSAGES),
-        "Orders are reaching " + OrderQueues.DLQ_NAME + ": the function sent them there (they can never succeed),"
-            + " or their last of " + receives + " receives failed and the redrive policy moves them there within "
-            + budget.visibilityTimeout().toMinutes() + " minutes. This page counts the first five minutes; the alarm stays"
-            + " in ALARM, without paging again, while more arrive in each following five minutes, and OK means five"
-            + " minutes without one: the next arrival after that pages again. ./fulfil-ops dlq lists them all: "
-            + RunbookSections.see(RunbookSections.DLQ_ALARMS) + ".");
     Queue dlq = queues.deadLetters();
-    raise(AlarmNames.DLQ_NOT_EMPTY, dlq.metricApproximateNumberOfMessagesVisible(options(AlarmNames.DLQ_NOT_EMPTY)),
+    int window = rules.get(AlarmNames.DLQ_NEW_MESSAGES).evaluationPeriods();
+    raise(AlarmNames.DLQ_NEW_MESSAGES, MathExpression.Builder.create()
+            .expression("MAX([FILL(counted, 0), FILL(sent, 0),"
+                + " DIFF(FILL(FILL(visible, REPEAT), 0) + FILL(inflight, 0))])")
+            .usingMetrics(Map.of(
+                "counted", functionMetric(MetricNames.DEAD_LETTERED, AlarmNames.DLQ_NEW_MESSAGES, Stats.SUM),
+                "sent", dlq.metricNumberOfMessagesSent(options(AlarmNames.DLQ_NEW_MESSAGES, Stats.SUM)),
+                "visible", dlq.metricApproximateNumberOfMessagesVisible(options(AlarmNames.DLQ_NEW_MESSAGES, Stats.MAXIMUM)),
+                "inflight", dlq.metricApproximateNumberOfMessagesNotVisible(options(AlarmNames.DLQ_NEW_MESSAGES, Stats.MAXIMUM))))
+            .label("messages reaching the DLQ in a minute")
+            .period(period(AlarmNames.DLQ_NEW_MESSAGES))
+            .build(),
+        "Orders are reaching " + OrderQueues.DLQ_NAME + ", whatever the DLQ already held: the function sent them"
+            + " there (they can never succeed), or their last of " + receives + " receives failed (the function's"
+            + " count, or the DLQ's depth rising when the redrive policy moved one whose last try Lambda killed,"
+            + " throttled or never ran). The alarm stays in ALARM, without paging again, while any of the last "
+            + window + " minutes had an arrival; OK means " + window + " minutes in which the function counted none,"
+            + " nothing was sent to the DLQ and its depth did not rise: the next arrival after that pages again."
+            + " ./fulfil-ops dlq lists them all: " + RunbookSections.see(RunbookSections.DLQ_ALARMS) + ".");
+    raise(AlarmNames.DLQ_NOT_EMPTY, MathExpression.Builder.create()
+            .expression("visible + FILL(inflight, 0)")
+            .usingMetrics(Map.of(
+                "visible", dlq.metricApproximateNumberOfMessagesVisible(options(AlarmNames.DLQ_NOT_EMPTY)),
+                "inflight", dlq.metricApproximateNumberOfMessagesNotVisible(options(AlarmNames.DLQ_NOT_EMPTY))))
+            .label("messages in the DLQ, visible or being read")
+            .period(period(AlarmNames.DLQ_NOT_EMPTY))
+            .build(),
         OrderQueues.DLQ_NAME + " holds messages; each is kept " + budget.dlqRetention().toDays()
-            + " days from when it was first sent. This alarm pages once,"
-            + " when the DLQ stops being empty, and stays in ALARM, without paging again, until nothing is left in it: its OK"
-            + " means the DLQ is empty. It also catches what " + AlarmNames.DLQ_NEW_MESSAGES + " cannot count (a last try"
-            + " Lambda killed or never ran). Run ./fulfil-ops dlq: "
+            + " days from when it was first sent. This alarm pages once, when SQS first reports messages in it, and"
+            + " stays in ALARM, without paging again, while it reports any: its OK means SQS reported the DLQ empty,"
+            + " nothing visible and nothing being read. When SQS stops reporting (an empty DLQ nothing touches, after"
+            + " six hours) it has insufficient data, which pages no one and means neither. Arrivals while it is in"
+            + " ALARM are " + AlarmNames.DLQ_NEW_MESSAGES + "'s. Run ./fulfil-ops dlq: "
             + RunbookSections.see(RunbookSections.DLQ_ALARMS) + ".");
     // SQS ages a message over its first two receives only, so this cannot see retrying orders (the
     // partner-failing and DLQ alarms do): it sees orders that are not being received.
     raise(AlarmNames.OLDEST_MESSAGE_TOO_OLD,
         queues.source().metricApproximateAgeOfOldestMessage(options(AlarmNames.OLDEST_MESSAGE_TOO_OLD)),
-        "An order has waited in " + OrderQueues.SOURCE_QUEUE_NAME + " more than " + budget.longestAgeSqsSees().toMinutes()
-            + " minutes without its second try: longer than two tries and their waits take while the function consumes."
+        "An order has waited in " + OrderQueues.SOURCE_QUEUE_NAME + " more than "
+            + AlarmRules.oldestMessageAge(budget).toMinutes() + " minutes without its third receive: longer than two"
+            + " tries and their waits take while the function consumes, plus " + Capacity.BACKLOG_WINDOW.toMinutes()
+            + " minutes behind a backlog."
             + " SQS ages only messages received fewer than three times, so this alarm sees orders nobody receives (the"
             + " mapping paused or broken, or a backlog that old), not orders that are retrying. Check the event source"
             + " mapping is enabled and the function's errors and throttles: "
@@ -123,6 +172,32 @@ public final class FulfilOrderAlarms extends Construct {
         "fulfil-order's tries failed and none booked in 3 of the last 5 minutes: the partner (or DynamoDB) is"
             + " failing and every order waits for its retries: "
             + RunbookSections.see(RunbookSections.PARTNER_OUTAGE) + ".");
+    // Messages visible all period, and none received or deleted: the mapping is disabled, deleted, broken or
+    // starved, whatever the messages' ages (the oldest-message alarm waits for two tries' worth). A working
+    // mapping at its concurrency still ends an invocation, deleting or receiving, within the function's timeout.
+    long stalled = AlarmRules.stallPeriods(budget) * TimingBudget.ALARM_PERIOD.toMinutes();
+    raise(AlarmNames.STALLED, MathExpression.Builder.create()
+            .expression("IF(waiting > 0 AND FILL(received, 0) + FILL(deleted, 0) == 0, 1, 0)")
+            .usingMetrics(Map.of(
+                "waiting", queues.source().metricApproximateNumberOfMessagesVisible(options(AlarmNames.STALLED, Stats.MINIMUM)),
+                "received", queues.source().metricNumberOfMessagesReceived(options(AlarmNames.STALLED, Stats.SUM)),
+                "deleted", queues.source().metricNumberOfMessagesDeleted(options(AlarmNames.STALLED, Stats.SUM))))
+            .label("minutes with orders waiting and none received or deleted")
+            .period(period(AlarmNames.STALLED))
+            .build(),
+        "For " + stalled + " minutes orders were waiting in " + OrderQueues.SOURCE_QUEUE_NAME + " and none was received"
+            + " or deleted: nothing consumes the queue (the mapping disabled, on purpose or not, deleted or failing to"
+            + " poll; every invocation hung). A working mapping ends an invocation within the function's timeout of "
+            + budget.functionTimeout().toSeconds() + " s. OK means five minutes in which one was received or deleted,"
+            + " or some in which none was waiting. Check the event source mapping: " + RunbookSections.see(RunbookSections.MESSAGES_SITTING) + ".");
+    // The function counts a booking it finds at the partner after the order's late-booking hold had ended
+    // (issue 39): the partner booked later than its contract lets it, and the order may have been freed.
+    raise(AlarmNames.BOOKED_AFTER_HOLD, functionMetric(MetricNames.BOOKING_ADOPTED_AFTER_HOLD, AlarmNames.BOOKED_AFTER_HOLD),
+        "The partner booked an order after its late-booking hold of " + budget.lateBookingHold().toSeconds() + " s had"
+            + " ended: later than its contract's " + budget.partnerContractMaximum().toSeconds() + " s after the request."
+            + " An order freed after its hold may have had a second booking request, so a second courier is possible:"
+            + " check that order with ./fulfil-ops order and ask the partner why it booked late. OK means five minutes"
+            + " without such a booking: " + RunbookSections.see(RunbookSections.BOOKED_AFTER_HOLD) + ".");
   }
 
   public Topic topic() {
@@ -158,11 +233,16 @@ public final class FulfilOrderAlarms extends Construct {
    * namespace and the Service dimension), over the period and with the statistic of the alarm that reads it.
    */
   private Metric functionMetric(String name, String alarm) {
+    return functionMetric(name, alarm, statistic(alarm));
+  }
+
+  /** One of the function's counts as one of an expression's metrics: the expression says which statistic. */
+  private Metric functionMetric(String name, String alarm, String statistic) {
     return new Metric(MetricProps.builder()
         .namespace(MetricNames.NAMESPACE)
         .metricName(name)
         .dimensionsMap(Map.of("Service", FulfilOrderFunction.FUNCTION_NAME))
-        .statistic(statistic(alarm))
+        .statistic(statistic)
         .period(period(alarm))
         .build());
   }

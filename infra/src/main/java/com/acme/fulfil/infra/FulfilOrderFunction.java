@@ -121,11 +121,11 @@ public final class FulfilOrderFunction extends Construct {
         .loggingFormat(LoggingFormat.JSON)
         .applicationLogLevelV2(applicationLogLevel(deployment.logLevel()))
         .systemLogLevelV2(SystemLogLevel.INFO)
-        // The mapping's cap, kept for this function alone: other functions cannot take the account's
-        // concurrency from it, and it never runs more than the mapping asks for. AWS: a maximum
-        // concurrency above the reserved concurrency throttles invocations, and here each throttle costs a
-        // message one of its receives, so the two are one number.
-        .reservedConcurrentExecutions(deployment.maxConcurrency())
+        // The mapping's cap and a little headroom, kept for this function alone: other functions cannot take the
+        // account's concurrency from it. AWS: a maximum concurrency above the reserved concurrency throttles
+        // invocations, and each throttle costs a message one of its receives; with the two equal, a single test
+        // invoke would do the same. A person's invoke runs beside the mapping; a second consumer still throttles.
+        .reservedConcurrentExecutions(budget.capacity(deployment.maxConcurrency()).reservedConcurrency())
         .build();
     if (deployment.activeTracing()) {
       NagSuppressions.addResourceSuppressions(role, List.of(NagPackSuppression.builder()

@@ -55,6 +55,8 @@ public final class FulfilOrderStack extends Stack {
         + " commands send the partner's API key there");
 
     Aspects.of(this).add(new AwsSolutionsChecks());
+    // A page that SNS refuses reaches nobody and shows nowhere but the alarm's history: synth stops first.
+    getNode().addValidation(new AlarmTopicsAcceptCloudWatch(this));
   }
 
   /**

@@ -12,41 +12,122 @@ import software.amazon.awscdk.assertions.Match;
 import software.amazon.awscdk.assertions.Template;
 
 class AlarmsTest {
+  /** CloudWatch refuses a longer AlarmDescription, and the deploy with it. */
+  private static final int CLOUDWATCH_DESCRIPTION_MAX = 1024;
   private final Template template = Synth.defaults();
   private final String topic = Synth.logicalId(template, "AWS::SNS::Topic", Map.of("TopicName", "fulfil-order-alarms"));
 
   /**
-   * The DLQ alarm reads the function's own count of messages on their way to the DLQ, a sum per five
-   * minutes: neither SQS's NumberOfMessagesSent (blind to what the redrive policy moves) nor the rise of the
-   * DLQ's depth (cancelled by a drop or a redrive in the same period).
+   * "A message reached the DLQ", whatever moved it and whatever the DLQ holds, minute by minute: the
+   * function's own count, what anything sent (NumberOfMessagesSent, blind to the redrive policy's moves) and
+   * the rise of the DLQ's messages, visible and in flight, since the minute before (what the redrive policy
+   * moved after a last try the function never counted). An inactive, empty DLQ is not reported: zero before
+   * its first datapoint, its last depth in a gap after one.
    */
   @Test
-  void ordersReachingTheDlqAreCountedWhereTheFunctionDecidesThem() {
-    assertAlarm("orders-to-fulfil-dlq-new-messages", "FulfilOrder", "DeadLettered",
-        Map.of("Name", "Service", "Value", "fulfil-order"), "Sum", 0);
+  void anyArrivalInTheDlqPagesWithinMinutesWhateverMovedItAndWhateverTheDlqHolds() {
+    Map<String, Object> service = Map.of("Name", "Service", "Value", "fulfil-order");
+    Map<String, Object> dlq = queueName("orders-to-fulfil-dlq");
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of(
+        "AlarmName", "orders-to-fulfil-dlq-new-messages",
+        "Threshold", 0,
+        "ComparisonOperator", "GreaterThanThreshold",
+        "EvaluationPeriods", 5,
+        "DatapointsToAlarm", 1,
+        "TreatMissingData", "notBreaching",
+        "AlarmActions", List.of(ref(topic)),
+        "OKActions", List.of(ref(topic))));
+    assertQueries("orders-to-fulfil-dlq-new-messages",
+        Map.of("ReturnData", true, "Expression",
+            "MAX([FILL(counted, 0), FILL(sent, 0), DIFF(FILL(FILL(visible, REPEAT), 0) + FILL(inflight, 0))])"),
+        Map.of("Id", "counted", "ReturnData", false, "MetricStat", Map.of("Stat", "Sum", "Period", 60,
+            "Metric", Map.of("Namespace", "FulfilOrder", "MetricName", "DeadLettered", "Dimensions", List.of(service)))),
+        Map.of("Id", "sent", "ReturnData", false, "MetricStat", Map.of("Stat", "Sum", "Period", 60,
+            "Metric", Map.of("Namespace", "AWS/SQS", "MetricName", "NumberOfMessagesSent", "Dimensions", List.of(dlq)))),
+        Map.of("Id", "visible", "ReturnData", false, "MetricStat", Map.of("Stat", "Maximum", "Period", 60,
+            "Metric", Map.of("Namespace", "AWS/SQS", "MetricName", "ApproximateNumberOfMessagesVisible", "Dimensions", List.of(dlq)))),
+        Map.of("Id", "inflight", "ReturnData", false, "MetricStat", Map.of("Stat", "Maximum", "Period", 60,
+            "Metric", Map.of("Namespace", "AWS/SQS", "MetricName", "ApproximateNumberOfMessagesNotVisible", "Dimensions", List.of(dlq)))));
   }
 
   /**
    * CloudWatch notifies on a change of state only, so the text says what one page and its OK stand for:
-   * a burst over consecutive periods pages once, OK is five minutes without an arrival, not an empty DLQ.
+   * a burst pages once, OK is five minutes without an arrival of any kind, not an empty DLQ.
    */
   @Test
   void theDlqAlarmSaysItPagesOncePerBurstAndWhatItsOkMeans() {
     assertThat(description("orders-to-fulfil-dlq-new-messages"))
-        .contains("the function sent them there", "their last of 14 receives failed", "within 30 minutes",
-            "stays in ALARM, without paging again, while more arrive", "OK means five minutes without one",
+        .contains("whatever the DLQ already held", "the function sent them there", "their last of 14 receives failed",
+            "Lambda killed, throttled or never ran", "while any of the last 5 minutes had an arrival",
+            "OK means 5 minutes in which the function counted none, nothing was sent to the DLQ and its depth did not rise",
             "the next arrival after that pages again", "docs/runbook.md, \"The DLQ alarms\"")
         .doesNotContain("Each arrival pages again");
   }
 
-  /** The backstop: whatever brought a message to the DLQ (a last try Lambda killed), it pages once, and its OK means empty. */
+  /**
+   * The DLQ's messages, visible or being read. Its OK is SQS reporting the DLQ empty; when SQS stops reporting
+   * (an empty DLQ nothing touches, after six hours) it has insufficient data, never an OK that says "empty".
+   */
   @Test
-  void aDlqThatHoldsMessagesPagesOnceUntilItIsEmpty() {
-    assertAlarm("orders-to-fulfil-dlq-not-empty", "AWS/SQS", "ApproximateNumberOfMessagesVisible",
-        queueName("orders-to-fulfil-dlq"), "Maximum", 0);
+  void aDlqThatHoldsMessagesPagesOnceAndItsOkIsOnlyEverSqsReportingItEmpty() {
+    Map<String, Object> dlq = queueName("orders-to-fulfil-dlq");
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of(
+        "AlarmName", "orders-to-fulfil-dlq-not-empty",
+        "Threshold", 0,
+        "EvaluationPeriods", 1,
+        "TreatMissingData", "missing"));
+    assertQueries("orders-to-fulfil-dlq-not-empty",
+        Map.of("ReturnData", true, "Expression", "visible + FILL(inflight, 0)"),
+        Map.of("Id", "visible", "MetricStat", Map.of("Stat", "Maximum", "Period", 300,
+            "Metric", Map.of("Namespace", "AWS/SQS", "MetricName", "ApproximateNumberOfMessagesVisible", "Dimensions", List.of(dlq)))),
+        Map.of("Id", "inflight", "MetricStat", Map.of("Stat", "Maximum", "Period", 300,
+            "Metric", Map.of("Namespace", "AWS/SQS", "MetricName", "ApproximateNumberOfMessagesNotVisible", "Dimensions", List.of(dlq)))));
     assertThat(description("orders-to-fulfil-dlq-not-empty"))
-        .contains("pages once, when the DLQ stops being empty", "its OK means the DLQ is empty", "kept 14 days",
-            "Lambda killed", "docs/runbook.md, \"The DLQ alarms\"");
+        .contains("pages once, when SQS first reports messages in it", "its OK means SQS reported the DLQ empty",
+            "insufficient data, which pages no one and means neither", "kept 14 days", "docs/runbook.md, \"The DLQ alarms\"");
+  }
+
+  /**
+   * Orders waiting and nothing taking or finishing any, every five minutes for twice an invocation's longest
+   * time (2 x 300 s): a stopped consumer pages within fifteen minutes, whatever the messages' ages.
+   */
+  @Test
+  void ordersWaitingWhileNoneIsReceivedOrDeletedPageWithinFifteenMinutes() {
+    Map<String, Object> source = queueName("orders-to-fulfil");
+    template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of(
+        "AlarmName", "orders-to-fulfil-stalled",
+        "Threshold", 0,
+        "EvaluationPeriods", 2,
+        "DatapointsToAlarm", 2,
+        "TreatMissingData", "notBreaching",
+        "AlarmActions", List.of(ref(topic))));
+    assertQueries("orders-to-fulfil-stalled",
+        Map.of("ReturnData", true, "Expression", "IF(waiting > 0 AND FILL(received, 0) + FILL(deleted, 0) == 0, 1, 0)"),
+        Map.of("Id", "waiting", "MetricStat", Map.of("Stat", "Minimum", "Period", 300,
+            "Metric", Map.of("Namespace", "AWS/SQS", "MetricName", "ApproximateNumberOfMessagesVisible", "Dimensions", List.of(source)))),
+        Map.of("Id", "received", "MetricStat", Map.of("Stat", "Sum", "Period", 300,
+            "Metric", Map.of("Namespace", "AWS/SQS", "MetricName", "NumberOfMessagesReceived", "Dimensions", List.of(source)))),
+        Map.of("Id", "deleted", "MetricStat", Map.of("Stat", "Sum", "Period", 300,
+            "Metric", Map.of("Namespace", "AWS/SQS", "MetricName", "NumberOfMessagesDeleted", "Dimensions", List.of(source)))));
+    assertThat(description("orders-to-fulfil-stalled")).contains("For 10 minutes orders were waiting", "none was received or deleted",
+        "docs/runbook.md, \"Messages sitting\"");
+  }
+
+  @Test
+  void theStallWindowFollowsTheFunctionsTimeout() {
+    Template longer = Template.fromStack(Synth.stack(Map.of("functionTimeoutSeconds", "600")));
+    longer.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("AlarmName", "orders-to-fulfil-stalled",
+        "EvaluationPeriods", 4, "DatapointsToAlarm", 4));
+  }
+
+  /** The function's count of bookings the partner made after the hold (issue 39): one in five minutes pages. */
+  @Test
+  void aBookingTheParterMadeAfterTheHoldPagesAndSaysWhatItMeans() {
+    assertAlarm("fulfil-order-booked-after-hold", "FulfilOrder", "BookingAdoptedAfterHold",
+        Map.of("Name", "Service", "Value", "fulfil-order"), "Sum", 0);
+    assertThat(description("fulfil-order-booked-after-hold")).contains("after its late-booking hold of 305 s",
+        "later than its contract's 300 s", "a second courier is possible", "ask the partner",
+        "docs/runbook.md, \"A booking after its hold\"");
   }
 
   /**
@@ -106,7 +187,8 @@ class AlarmsTest {
       @SuppressWarnings("unchecked")
       Map<String, Object> properties = (Map<String, Object>) alarm.get("Properties");
       assertThat((String) properties.get("AlarmDescription")).as("%s", properties.get("AlarmName"))
-          .containsPattern("docs/runbook.md, \"[^\"]+\"").doesNotContain("failed 5 times");
+          .containsPattern("docs/runbook.md, \"[^\"]+\"").doesNotContain("failed 5 times")
+          .hasSizeLessThanOrEqualTo(CLOUDWATCH_DESCRIPTION_MAX);
       assertThat(properties.get("OKActions")).as("%s", properties.get("AlarmName")).isEqualTo(List.of(ref(topic)));
     });
     template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of("AlarmName", "orders-to-fulfil-dlq-new-messages",
@@ -117,15 +199,16 @@ class AlarmsTest {
 
   /**
    * SQS's ApproximateAgeOfOldestMessage leaves out messages received three or more times: the alarm fires
-   * on what it can see, an order older than two tries and their waits (2 x (300 s + 1,800 s)) that SQS still
-   * ages, one nobody receives, and says it cannot see retrying orders.
+   * on what it can see, an order older than two tries and their waits (2 x (300 s + 1,800 s)) plus the
+   * backlog window (900 s) that SQS still ages, one nobody receives, and says it cannot see retrying orders.
    */
   @Test
-  void anOrderNotReceivedForLongerThanTwoTriesTakeNotifiesOnCall() {
+  void anOrderNotReceivedForLongerThanTwoTriesTakeAndAMarginNotifiesOnCall() {
     assertAlarm("orders-to-fulfil-oldest-message-too-old", "AWS/SQS", "ApproximateAgeOfOldestMessage",
-        queueName("orders-to-fulfil"), "Maximum", 4200);
+        queueName("orders-to-fulfil"), "Maximum", 5100);
     assertThat(description("orders-to-fulfil-oldest-message-too-old"))
-        .contains("more than 70 minutes", "SQS ages only messages received fewer than three times", "not orders that are retrying");
+        .contains("more than 85 minutes", "plus 15 minutes behind a backlog", "SQS ages only messages received fewer than three times",
+            "not orders that are retrying");
   }
 
   @Test
@@ -170,16 +253,33 @@ class AlarmsTest {
     template.resourcePropertiesCountIs("AWS::CloudWatch::Alarm", Map.of("MetricName", "DroppedEventCount"), 0);
   }
 
+  /**
+   * The topic's policy replaces SNS's default one: beside the TLS Deny it lets CloudWatch publish, for this
+   * account's alarms of this stack only, each by its ARN.
+   */
   @Test
-  void alarmTopicRefusesPublishingWithoutTls() {
+  void alarmTopicLetsThisStacksAlarmsPublishAndRefusesPublishingWithoutTls() {
+    List<Object> alarmArns = AlarmNames.ALL.stream().sorted().<Object>map(name -> Map.of("Fn::Join", List.of("", List.of(
+        "arn:", Map.of("Ref", "AWS::Partition"), ":cloudwatch:", Map.of("Ref", "AWS::Region"), ":",
+        Map.of("Ref", "AWS::AccountId"), ":alarm:" + name)))).toList();
     template.hasResourceProperties("AWS::SNS::TopicPolicy", Map.of(
         "Topics", List.of(ref(topic)),
-        "PolicyDocument", Map.of("Statement", List.of(Map.of(
-            "Effect", "Deny",
-            "Principal", "*",
-            "Action", "sns:Publish",
-            "Resource", ref(topic),
-            "Condition", Map.of("Bool", Map.of("aws:SecureTransport", "false")))))));
+        "PolicyDocument", Map.of("Statement", List.of(
+            Map.of(
+                "Effect", "Deny",
+                "Principal", "*",
+                "Action", "sns:Publish",
+                "Resource", ref(topic),
+                "Condition", Map.of("Bool", Map.of("aws:SecureTransport", "false"))),
+            Match.objectEquals(Map.of(
+                "Sid", "CloudWatchAlarmsOfThisStackPublish",
+                "Effect", "Allow",
+                "Principal", Map.of("Service", "cloudwatch.amazonaws.com"),
+                "Action", "sns:Publish",
+                "Resource", ref(topic),
+                "Condition", Map.of(
+                    "StringEquals", Map.of("aws:SourceAccount", Map.of("Ref", "AWS::AccountId")),
+                    "ArnLike", Map.of("aws:SourceArn", alarmArns))))))));
   }
 
   @Test

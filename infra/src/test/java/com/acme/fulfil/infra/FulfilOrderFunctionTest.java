@@ -1,5 +1,7 @@
 package com.acme.fulfil.infra;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import static com.acme.fulfil.infra.Synth.arnOf;
 import static com.acme.fulfil.infra.Synth.ref;
 
@@ -115,18 +117,25 @@ class FulfilOrderFunctionTest {
   }
 
   /**
-   * The mapping's cap, reserved: other functions cannot take the account's concurrency from it, and a
-   * maximum concurrency above the reservation would throttle invocations, each costing a receive.
+   * The mapping's cap and two more, reserved: other functions cannot take the account's concurrency from it,
+   * the maximum concurrency never exceeds the reservation (which would throttle the mapping, each throttle
+   * costing a receive), and a person's test invoke runs beside the mapping instead of throttling it.
    */
   @Test
-  void theFunctionKeepsExactlyTheMappingsConcurrency() {
+  void theFunctionReservesTheMappingsConcurrencyAndHeadroomForATestInvoke() {
     template.hasResourceProperties("AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order",
-        "ReservedConcurrentExecutions", 10));
+        "ReservedConcurrentExecutions", 12));
     Template raised = Template.fromStack(Synth.stack(Map.of("maxConcurrency", "20")));
     raised.hasResourceProperties("AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order",
-        "ReservedConcurrentExecutions", 20));
+        "ReservedConcurrentExecutions", 22));
     raised.hasResourceProperties("AWS::Lambda::EventSourceMapping", Map.of(
         "ScalingConfig", Match.objectEquals(Map.of("MaximumConcurrency", 20))));
+  }
+
+  @Test
+  void synthRefusesAMappingConcurrencyWhoseReservationWouldPassTheMappingsLimit() {
+    assertThat(Synth.refusal(Map.of("maxConcurrency", "999"))).contains("maxConcurrency is 999 but the event source"
+        + " mapping accepts 2 to 1000, and the function reserves 2 more than it", "so at most 998");
   }
 
   /** A deploy leaves the mapping as cdk.json commits it: paused while on-call keeps it paused. */

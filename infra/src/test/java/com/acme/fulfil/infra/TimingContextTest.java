@@ -30,7 +30,7 @@ class TimingContextTest {
     template.hasResourceProperties("AWS::Lambda::Function", Map.of("FunctionName", "fulfil-order", "Timeout", 600));
     template.hasResourceProperties("AWS::SQS::Queue", Map.of("QueueName", "orders-to-fulfil", "VisibilityTimeout", 3600));
     template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of(
-        "AlarmName", "orders-to-fulfil-oldest-message-too-old", "Threshold", 8_400)); // 2 x (600 s + 3,600 s)
+        "AlarmName", "orders-to-fulfil-oldest-message-too-old", "Threshold", 9_300)); // 2 x (600 s + 3,600 s) + 900 s
   }
 
   @Test
@@ -59,7 +59,7 @@ class TimingContextTest {
         "QueueName", "orders-to-fulfil",
         "RedrivePolicy", Map.of("maxReceiveCount", 3)));
     template.hasResourceProperties("AWS::CloudWatch::Alarm", Map.of(
-        "AlarmName", "orders-to-fulfil-oldest-message-too-old", "Threshold", 4200));
+        "AlarmName", "orders-to-fulfil-oldest-message-too-old", "Threshold", 5100));
     template.hasResourceProperties("AWS::Lambda::Function", Map.of(
         "Environment", Map.of("Variables", Map.of("MAX_RECEIVE_COUNT", "3"))));
     template.hasResourceProperties("AWS::Lambda::EventSourceMapping", Map.of(

@@ -12,7 +12,9 @@ import java.util.Optional;
  * @param inFlight the source queue's messages received and not deleted
  * @param oldestMessageAge the age of the oldest message in the source queue that SQS still ages (received fewer
  *     than three times), in real-world time
- * @param deadLetters the DLQ's depth, for a configuration that has one
+ * @param deadLetters the DLQ's depth (visible and in flight), for a configuration that has one
+ * @param sourceReceives how many messages the source queue has handed out so far (every receive of each)
+ * @param sourceDeletes how many messages have been deleted from the source queue so far
  * @param functionErrors invocations that failed as a whole or timed out
  */
 public record AlarmSample(
@@ -21,5 +23,7 @@ public record AlarmSample(
     int inFlight,
     Duration oldestMessageAge,
     Optional<Integer> deadLetters,
+    long sourceReceives,
+    long sourceDeletes,
     long functionErrors,
     FunctionMetricCounts.Totals functionMetrics) {}

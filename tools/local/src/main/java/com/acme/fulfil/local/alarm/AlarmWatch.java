@@ -22,7 +22,7 @@ public final class AlarmWatch {
   /**
    * @param rules the stack's, for this configuration's capacity
    * @param emitsFunctionMetrics whether the configuration's function writes the counts the
-   *     partner-failing and DLQ alarms read (the incident's wrote none)
+   *     partner-failing, DLQ and booked-after-hold alarms read (the incident's wrote none)
    */
   public AlarmWatch(List<AlarmRule> rules, TimeScale scale, boolean hasDeadLetterQueue, boolean emitsFunctionMetrics) {
     this.rules = List.copyOf(rules);
@@ -48,7 +48,8 @@ public final class AlarmWatch {
     if (rule.signal().needsDeadLetterQueue() && !hasDeadLetterQueue) {
       return AlarmOutcome.notApplicable(rule.name(), rule.threshold(), "no DLQ");
     }
-    if ((rule.signal() == AlarmSignal.FAILING_WITHOUT_BOOKING || rule.signal() == AlarmSignal.DLQ_ARRIVALS)
+    // The DLQ arrivals read the DLQ's depth too, so they stand without the function's counts.
+    if ((rule.signal() == AlarmSignal.FAILING_WITHOUT_BOOKING || rule.signal() == AlarmSignal.BOOKED_AFTER_HOLD)
         && !emitsFunctionMetrics) {
       return AlarmOutcome.notApplicable(rule.name(), rule.threshold(), "its function emits no metrics");
     }

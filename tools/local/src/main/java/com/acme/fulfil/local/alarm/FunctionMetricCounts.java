@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The function's counts that the partner-failing and DLQ alarms read, taken from its standard output as
+ * The function's counts that the partner-failing, DLQ and booked-after-hold alarms read, taken from its standard output as
  * CloudWatch takes them: from the Embedded Metric Format lines (a JSON object whose {@code _aws} names
  * the metrics, with each value at the top level). Fed one output line at a time.
  */
@@ -20,10 +20,12 @@ public final class FunctionMetricCounts implements Consumer<String> {
   private final AtomicLong ordersBooked = new AtomicLong();
   private final AtomicLong bookingsAdopted = new AtomicLong();
   private final AtomicLong deadLettered = new AtomicLong();
+  private final AtomicLong bookedAfterHold = new AtomicLong();
 
   /** Running totals at one moment. */
-  public record Totals(long transientFailures, long ordersBooked, long bookingsAdopted, long deadLettered) {
-    public static final Totals NONE = new Totals(0, 0, 0, 0);
+  public record Totals(long transientFailures, long ordersBooked, long bookingsAdopted, long deadLettered,
+      long bookedAfterHold) {
+    public static final Totals NONE = new Totals(0, 0, 0, 0, 0);
   }
 
   @Override
@@ -42,10 +44,12 @@ public final class FunctionMetricCounts implements Consumer<String> {
     add(metrics, MetricNames.ORDER_BOOKED, ordersBooked);
     add(metrics, MetricNames.BOOKING_ADOPTED, bookingsAdopted);
     add(metrics, MetricNames.DEAD_LETTERED, deadLettered);
+    add(metrics, MetricNames.BOOKING_ADOPTED_AFTER_HOLD, bookedAfterHold);
   }
 
   public Totals totals() {
-    return new Totals(transientFailures.get(), ordersBooked.get(), bookingsAdopted.get(), deadLettered.get());
+    return new Totals(transientFailures.get(), ordersBooked.get(), bookingsAdopted.get(), deadLettered.get(),
+        bookedAfterHold.get());
   }
 
   /** A metric's values: one number, or an array of them when an invocation recorded it several times. */

@@ -34,9 +34,11 @@ final class SignalDatapoints {
       // The local mapping invokes at most its maximum concurrency, all of it provisioned: Lambda's
       // throttles have nothing to count here.
       case THROTTLES -> nothingEmitted();
-      case DLQ_ARRIVALS -> counted(s -> s.functionMetrics().deadLettered());
+      case DLQ_ARRIVALS -> dlqArrivals();
       case DLQ_DEPTH -> gauge(signal.statistic(), s -> s.deadLetters().orElseThrow());
       case FAILING_WITHOUT_BOOKING -> failingWithoutBooking();
+      case STALLED -> stalled();
+      case BOOKED_AFTER_HOLD -> counted(s -> s.functionMetrics().bookedAfterHold());
     };
   }
 
@@ -82,6 +84,42 @@ final class SignalDatapoints {
 
   private List<OptionalDouble> nothingEmitted() {
     return Collections.nCopies(periods(), OptionalDouble.empty());
+  }
+
+  /**
+   * MAX([FILL(counted, 0), FILL(sent, 0), DIFF(FILL(FILL(visible, REPEAT), 0) + FILL(inflight, 0))]): the
+   * function's count, or the rise of the DLQ's depth over the period before (a period without a sample keeps
+   * the depth before it; the run starts with an empty DLQ). The local function is the only thing that sends to
+   * the DLQ, and it counts every send, so the DLQ's NumberOfMessagesSent adds nothing here.
+   */
+  private List<OptionalDouble> dlqArrivals() {
+    List<Long> counted = increments(s -> s.functionMetrics().deadLettered());
+    List<OptionalDouble> depth = gauge(AlarmSignal.Statistic.MAXIMUM, s -> s.deadLetters().orElseThrow());
+    List<OptionalDouble> datapoints = new ArrayList<>();
+    double before = 0;
+    for (int i = 0; i < periods(); i++) {
+      double now = depth.get(i).orElse(before);
+      datapoints.add(OptionalDouble.of(Math.max(counted.get(i), now - before)));
+      before = now;
+    }
+    return datapoints;
+  }
+
+  /**
+   * IF(waiting > 0 AND FILL(received, 0) + FILL(deleted, 0) == 0, 1, 0), waiting the fewest visible in the
+   * period; none for a period without a sample.
+   */
+  private List<OptionalDouble> stalled() {
+    List<OptionalDouble> waiting = gauge(AlarmSignal.Statistic.MINIMUM, AlarmSample::waiting);
+    List<Long> received = increments(AlarmSample::sourceReceives);
+    List<Long> deleted = increments(AlarmSample::sourceDeletes);
+    List<OptionalDouble> datapoints = new ArrayList<>();
+    for (int i = 0; i < periods(); i++) {
+      OptionalDouble fewest = waiting.get(i);
+      datapoints.add(fewest.isEmpty() ? OptionalDouble.empty()
+          : OptionalDouble.of(fewest.getAsDouble() > 0 && received.get(i) + deleted.get(i) == 0 ? 1 : 0));
+    }
+    return datapoints;
   }
 
   /** IF(FILL(failed, 0) > 0 AND FILL(booked, 0) + FILL(adopted, 0) == 0, 1, 0), none when none was emitted. */

@@ -82,7 +82,7 @@ final class DeploymentRun implements AutoCloseable {
     // The DLQ's whole depth: the watcher hides what it reads, which on-call's DLQ would still show as visible.
     Optional<Integer> deadLetters = standing.queues().deadLetter().map(dlq -> QueueDepth.of(sqs, dlq).total());
     alarms.sample(new AlarmSample(elapsed, source.visible(), source.inFlight(), scale.toReal(oldestMessageAge()),
-        deadLetters,
+        deadLetters, observations.receivesTotal(), observations.deletesTotal(),
         observations.timedOut() + observations.functionErrors(), functionMetrics.totals()));
   }
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** What the event source mapping did with each message: how often it was received, and whether it was deleted. */
 final class Observations implements MappingListener {
@@ -16,15 +17,20 @@ final class Observations implements MappingListener {
   private final AtomicInteger staleDeletes = new AtomicInteger();
   private final AtomicInteger timedOut = new AtomicInteger();
   private final AtomicInteger functionErrors = new AtomicInteger();
+  /** Every receive and every delete, as SQS's NumberOfMessagesReceived and NumberOfMessagesDeleted count them. */
+  private final AtomicLong receivesTotal = new AtomicLong();
+  private final AtomicLong deletesTotal = new AtomicLong();
 
   @Override
   public void received(String requestId, List<Delivery> deliveries) {
     deliveries.forEach(d -> receivesByMessage.merge(d.messageId(), d.receiveCount(), Math::max));
+    receivesTotal.addAndGet(deliveries.size());
   }
 
   @Override
   public void settled(Invocation invocation) {
     deleted.addAll(invocation.deleted());
+    deletesTotal.addAndGet(invocation.deleted().size());
     staleDeletes.addAndGet(invocation.staleReceipts().size());
     switch (invocation.outcome()) {
       case TIMED_OUT -> timedOut.incrementAndGet();
@@ -39,6 +45,14 @@ final class Observations implements MappingListener {
 
   boolean deleted(String messageId) {
     return deleted.contains(messageId);
+  }
+
+  long receivesTotal() {
+    return receivesTotal.get();
+  }
+
+  long deletesTotal() {
+    return deletesTotal.get();
   }
 
   int staleDeletes() {

@@ -11,11 +11,11 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * The stack's two DLQ alarms, played as the local run plays them (five-minute periods are 10 s at 1/30),
- * page as their texts say: orders reaching the DLQ over consecutive periods page once, OK after a period
- * without one, and the next arrival pages again; the depth alarm pages once when the DLQ stops being empty
- * and clears only when it is empty; a redrive that empties the DLQ while poison fails back into it still
- * pages for the arrivals.
+ * The stack's two DLQ alarms, played as the local run plays them (one-minute periods are 2 s at 1/30,
+ * five-minute ones 10 s), page as their texts say: orders reaching the DLQ page within a minute and once a
+ * burst, OK after five minutes without one, and the next arrival pages again, whatever the DLQ holds and
+ * whether or not the function counted them; the depth alarm pages once when the DLQ stops being empty and
+ * clears only when it is empty.
  */
 class AlarmWatchTest {
   private static final TimeScale SCALE = TimeScale.INCIDENT_REPLAY;
@@ -24,8 +24,8 @@ class AlarmWatchTest {
   private final AlarmWatch watch = new AlarmWatch(AlarmRules.of(BUDGET, BUDGET.capacity(10)), SCALE, true, true);
 
   @Test
-  void anOutagesTailReachingTheDlqOverConsecutivePeriodsPagesOnceAndAgainForALaterArrival() {
-    // Orders run out of receives in four periods in a row, then none for a period, then one more.
+  void anOutagesTailReachingTheDlqOverConsecutiveMinutesPagesOnceAndAgainForALaterArrival() {
+    // Orders run out of receives every five minutes four times, then none for ten minutes, then one more.
     sample(5, 0, 0);
     sample(15, 3, 3);
     sample(25, 5, 5);
@@ -35,18 +35,38 @@ class AlarmWatchTest {
     sample(65, 11, 11);
     sample(79, 11, 11);
 
-    AlarmOutcome arrivals = outcome(AlarmNames.DLQ_NEW_MESSAGES);
-    assertThat(arrivals.firings()).containsExactly(
-        new AlarmOutcome.Firing(seconds(20), Optional.of(seconds(60))),
-        new AlarmOutcome.Firing(seconds(70), Optional.empty()));
+    assertThat(outcome(AlarmNames.DLQ_NEW_MESSAGES).firings()).containsExactly(
+        new AlarmOutcome.Firing(seconds(16), Optional.of(seconds(56))),
+        new AlarmOutcome.Firing(seconds(66), Optional.of(seconds(76))));
     assertThat(outcome(AlarmNames.DLQ_NOT_EMPTY).firings()).as("one page while the DLQ holds them")
         .containsExactly(new AlarmOutcome.Firing(seconds(20), Optional.empty()));
   }
 
+  /**
+   * A last try the function never counted (throttled, killed, out of memory): the redrive policy moves the
+   * message, the DLQ's depth rises, and that pages although the DLQ already held messages and its depth alarm
+   * stays in ALARM without paging again.
+   */
+  @Test
+  void anArrivalTheFunctionNeverCountedPagesWhileTheDlqAlreadyHoldsMessages() {
+    sample(1, 4, 4);
+    sample(11, 4, 4);
+    sample(21, 4, 4);
+    sample(31, 5, 4);
+    sample(41, 5, 4);
+    sample(51, 5, 4);
+    sample(59, 5, 4);
+
+    assertThat(outcome(AlarmNames.DLQ_NEW_MESSAGES).firings()).containsExactly(
+        new AlarmOutcome.Firing(seconds(2), Optional.of(seconds(12))),
+        new AlarmOutcome.Firing(seconds(32), Optional.of(seconds(42))));
+    assertThat(outcome(AlarmNames.DLQ_NOT_EMPTY).firings()).containsExactly(new AlarmOutcome.Firing(seconds(10), Optional.empty()));
+  }
+
   @Test
   void aRedriveThatEmptiesTheDlqWhilePoisonFailsBackPagesForTheArrivalsAndClearsTheDepthOnceEmpty() {
-    // Six dead letters wait; the redrive moves them out over two periods, two of them poison that the
-    // function sends straight back; on-call drops those two.
+    // Six dead letters wait (their arrival pages first); the redrive moves them out over two periods, two of
+    // them poison that the function sends straight back; on-call drops those two.
     sample(5, 6, 0);
     sample(15, 6, 0);
     sample(25, 3, 1);
@@ -55,14 +75,15 @@ class AlarmWatchTest {
     sample(59, 0, 2);
 
     assertThat(outcome(AlarmNames.DLQ_NEW_MESSAGES).firings()).as("the poison's return pages, the depth falling or not")
-        .containsExactly(new AlarmOutcome.Firing(seconds(30), Optional.of(seconds(50))));
+        .containsExactly(new AlarmOutcome.Firing(seconds(6), Optional.of(seconds(16))),
+            new AlarmOutcome.Firing(seconds(26), Optional.of(seconds(46))));
     assertThat(outcome(AlarmNames.DLQ_NOT_EMPTY).firings()).as("OK once nothing is left")
         .containsExactly(new AlarmOutcome.Firing(seconds(10), Optional.of(seconds(50))));
   }
 
   private void sample(long atSeconds, int dlqDepth, long deadLettered) {
-    watch.sample(new AlarmSample(seconds(atSeconds), 0, 0, Duration.ZERO, Optional.of(dlqDepth), 0,
-        new FunctionMetricCounts.Totals(0, 0, 0, deadLettered)));
+    watch.sample(new AlarmSample(seconds(atSeconds), 0, 0, Duration.ZERO, Optional.of(dlqDepth), 0, 0, 0,
+        new FunctionMetricCounts.Totals(0, 0, 0, deadLettered, 0)));
   }
 
   private AlarmOutcome outcome(String name) {
