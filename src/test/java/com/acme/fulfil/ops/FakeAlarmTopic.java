@@ -3,6 +3,7 @@ package com.acme.fulfil.ops;
 import com.acme.fulfil.contract.AlarmNames;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -64,8 +65,8 @@ final class FakeAlarmTopic implements AutoCloseable {
     final List<String> okActions = new CopyOnWriteArrayList<>(List.of(TOPIC));
   }
 
-  /** One item of an alarm's history. */
-  record HistoryItem(String alarm, Instant timestamp, String type, String summary) {}
+  /** One item of an alarm's history; a state update's data holds the new state and its reason, as CloudWatch's does. */
+  record HistoryItem(String alarm, Instant timestamp, String type, String summary, String data) {}
 
   /** One subscription: its ARN, or {@code PendingConfirmation} until its endpoint confirms it. */
   record Subscription(String protocol, String endpoint, String arn) {}
@@ -84,6 +85,8 @@ final class FakeAlarmTopic implements AutoCloseable {
   volatile boolean recordsActions = true;
   /** True: SetAlarmState back to OK fails, as it does for a caller that may set ALARM only. */
   volatile boolean refusesSettingBack;
+  /** True: the alarm's next evaluation sets it back to its actual state at once, before the caller can. */
+  volatile boolean evaluatesAtOnce;
 
   FakeAlarmTopic() throws IOException {
     AlarmNames.ALL.forEach(name -> alarms.put(name, new Alarm()));
@@ -144,18 +147,31 @@ final class FakeAlarmTopic implements AutoCloseable {
       return;
     }
     statesSet.add(name + " " + state);
-    if (!state.equals(alarm.state)) {
-      Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-      history.add(new HistoryItem(name, now, "StateUpdate", "Alarm updated from " + alarm.state + " to " + state));
-      alarm.state = state;
-      alarm.reason = form.get("StateReason");
-      alarm.updated = now;
-      if (recordsActions) {
-        ("ALARM".equals(state) ? alarm.alarmActions : "OK".equals(state) ? alarm.okActions : List.<String>of())
-            .forEach(topic -> history.add(new HistoryItem(name, now, "Action", publish(name, topic))));
-      }
+    String actual = alarm.state;
+    change(name, alarm, state, form.get("StateReason"));
+    if (evaluatesAtOnce) {
+      change(name, alarm, actual, "Threshold Crossed: the alarm's evaluation");
     }
     send(exchange, 200, queryAnswer("SetAlarmState", ""));
+  }
+
+  /** A change of state, when it is one: its history item, and the actions for the new state. */
+  private void change(String name, Alarm alarm, String state, String reason) {
+    if (state.equals(alarm.state)) {
+      return;
+    }
+    Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    ObjectNode data = json.createObjectNode().put("version", "1.0");
+    data.putObject("oldState").put("stateValue", alarm.state).put("stateReason", alarm.reason);
+    data.putObject("newState").put("stateValue", state).put("stateReason", reason);
+    history.add(new HistoryItem(name, now, "StateUpdate", "Alarm updated from " + alarm.state + " to " + state, data.toString()));
+    alarm.state = state;
+    alarm.reason = reason;
+    alarm.updated = now;
+    if (recordsActions) {
+      ("ALARM".equals(state) ? alarm.alarmActions : "OK".equals(state) ? alarm.okActions : List.<String>of())
+          .forEach(topic -> history.add(new HistoryItem(name, now, "Action", publish(name, topic), "{}")));
+    }
   }
 
   /** CloudWatch's publish to the topic, as the topic's policy lets it, in the words its history records. */
@@ -235,7 +251,7 @@ final class FakeAlarmTopic implements AutoCloseable {
         .filter(item -> !item.timestamp().isBefore(start))
         .map(item -> "<member><AlarmName>" + item.alarm() + "</AlarmName><AlarmType>MetricAlarm</AlarmType><Timestamp>"
             + item.timestamp() + "</Timestamp><HistoryItemType>" + item.type() + "</HistoryItemType><HistorySummary>"
-            + xml(item.summary()) + "</HistorySummary><HistoryData>{}</HistoryData></member>")
+            + xml(item.summary()) + "</HistorySummary><HistoryData>" + xml(item.data()) + "</HistoryData></member>")
         .collect(Collectors.joining());
     return queryAnswer("DescribeAlarmHistory", "<AlarmHistoryItems>" + members + "</AlarmHistoryItems>");
   }

@@ -132,6 +132,25 @@ class PageDrillTest {
     assertThat(aws.alarms.get(FIRST_ALARM).state).isEqualTo("ALARM");
   }
 
+  /**
+   * CloudWatch sets a metric alarm back at its next evaluation, often within seconds: the drill still finds its own
+   * page, after its own change of state, and not an action from before it.
+   */
+  @Test
+  void findsItsPageWhenCloudWatchSetsTheAlarmBackFirstAndNotAnOlderOne() throws Exception {
+    aws.topicPolicy = FakeAlarmTopic.TLS_DENY_ONLY;
+    aws.alarms.values().forEach(alarm -> alarm.state = "INSUFFICIENT_DATA");
+    // A page that once got through, before the policy was what it is now.
+    aws.history.add(new FakeAlarmTopic.HistoryItem(FIRST_ALARM, aws.alarms.get(FIRST_ALARM).updated, "Action",
+        "Successfully executed action " + FakeAlarmTopic.TOPIC, "{}"));
+    aws.evaluatesAtOnce = true;
+
+    OpsRun drill = new OpsRun(env, "drill");
+    assertThat(drill.exitCode()).as(drill.out() + drill.err()).isEqualTo(1);
+    assertThat(drill.out()).contains("CloudWatch's action history: Failed to execute action " + FakeAlarmTopic.TOPIC);
+    assertThat(aws.alarms.get(FIRST_ALARM).state).isEqualTo("INSUFFICIENT_DATA");
+  }
+
   /** Read until the limit, then a failure that says no page is known to have been sent; the alarm is set back. */
   @Test
   void givesUpOnAnActionCloudWatchNeverRecordsAndStillSetsTheAlarmBack() throws Exception {

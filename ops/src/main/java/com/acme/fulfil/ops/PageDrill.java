@@ -105,10 +105,8 @@ final class PageDrill {
     StateValue before = alarm.stateValue();
     try {
       cloudWatch.setAlarmState(r -> r.alarmName(name).stateValue(StateValue.ALARM).stateReason(DRILL_REASON));
-      // CloudWatch's own time for the change, so that a clock here that runs wrong cannot pick an older action.
-      Instant changed = cloudWatch.describeAlarms(r -> r.alarmNames(name)).metricAlarms().getFirst().stateUpdatedTimestamp();
       lines.add("set " + name + " to ALARM (it was " + before + ")");
-      Optional<String> action = action(cloudWatch, name, topic, changed);
+      Optional<String> action = action(cloudWatch, name, topic, alarm.stateUpdatedTimestamp());
       out.put("action", action.orElse(null));
       out.put("published", action.map(text -> text.startsWith(SUCCEEDED)).orElse(null));
       action.ifPresentOrElse(text -> lines.add("CloudWatch's action history: " + text), () -> failures.add("CloudWatch"
@@ -122,14 +120,24 @@ final class PageDrill {
     }
   }
 
-  /** The first SNS action on the topic CloudWatch recorded for the alarm since the change, read until the limit. */
-  private Optional<String> action(CloudWatchClient cloudWatch, String name, String topic, Instant changed)
+  /**
+   * The first SNS action on the topic CloudWatch recorded after the drill's own change of state, read until the limit.
+   * The change is found by its reason, in CloudWatch's history and on CloudWatch's clock: a clock here that runs wrong
+   * cannot pick an older action, and CloudWatch setting the alarm back first (metric alarms "return to their actual
+   * state quickly, often within seconds", SetAlarmState in the API reference) cannot hide the drill's own.
+   *
+   * @param since when the alarm last changed state before the drill: its history from then on
+   */
+  private Optional<String> action(CloudWatchClient cloudWatch, String name, String topic, Instant since)
       throws InterruptedException {
     Instant deadline = clock.instant().plus(actionLimit);
     while (true) {
-      Optional<String> recorded = cloudWatch.describeAlarmHistoryPaginator(r -> r.alarmName(name)
-              .historyItemType(HistoryItemType.ACTION).startDate(changed).scanBy(ScanBy.TIMESTAMP_ASCENDING))
-          .alarmHistoryItems().stream().map(AlarmHistoryItem::historySummary)
+      List<AlarmHistoryItem> history = cloudWatch.describeAlarmHistoryPaginator(r -> r.alarmName(name).startDate(since)
+          .scanBy(ScanBy.TIMESTAMP_ASCENDING)).alarmHistoryItems().stream().toList();
+      Optional<String> recorded = history.stream()
+          .dropWhile(item -> !(item.historyItemType() == HistoryItemType.STATE_UPDATE
+              && String.valueOf(item.historyData()).contains(DRILL_REASON)))
+          .filter(item -> item.historyItemType() == HistoryItemType.ACTION).map(AlarmHistoryItem::historySummary)
           .filter(text -> text.startsWith(SUCCEEDED + topic) || text.startsWith(FAILED + topic)).findFirst();
       if (recorded.isPresent() || !clock.instant().isBefore(deadline)) {
         return recorded;
