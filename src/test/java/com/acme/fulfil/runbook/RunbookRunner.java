@@ -46,7 +46,8 @@ final class RunbookRunner {
   private static final Map<String, String> NOT_RUN = Map.of(
       "./run-local", "starts the local stack, which the test has started itself",
       "./mvnw", "builds the project, which the build running the test has done",
-      "npx", "the CDK CLI: synth and diff are covered by infra's tests, deploy needs an AWS account");
+      "npx", "the CDK CLI: synth and diff are covered by infra's tests, deploy needs an AWS account",
+      "gh", "the GitHub CLI: starts the deploy workflow, which runs on GitHub with the deploy role");
   private static final Set<String> LOCAL_ENDPOINTS = Set.of(
       AwsConnection.ENDPOINT_SQS, AwsConnection.ENDPOINT_DYNAMODB, AwsConnection.ENDPOINT_SECRETS_MANAGER);
 

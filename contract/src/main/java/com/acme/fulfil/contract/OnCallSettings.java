@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The CDK context keys the stack reads that on-call relies on. Every one lives in infra/cdk.json's
- * context, the one committed place that {@code cdk synth}, the deploy workflow, the runbook's deploy and
+ * context, the one committed place that {@code cdk synth}, the deploy workflow (the one way to deploy) and
  * {@code ./fulfil-ops check} all read; synth refuses a context without one, so no deploy can undo one.
  * {@code visibilityTimeoutSeconds}, {@code maxReceiveCount} and {@code idempotencyTtlDays} are left out on purpose: they follow
  * from the others unless set there too.

@@ -34,6 +34,9 @@ import java.util.regex.Pattern;
  *     costs money, and the function's own record of an order's trace (its log lines' {@code trace_id},
  *     the partner's {@code traceparent}) needs none of it; no X-Ray SDK or agent is in the artifact
  *     either way, so X-Ray sees the invocation and its initialisation only.
+ * @param awsAccount the one account the stack deploys to: the stack's environment, so that {@code cdk deploy}
+ *     with credentials for any other account stops, and the deploy workflow refuses an assembly for another
+ * @param awsRegion the one region it deploys to, likewise
  */
 public record DeploymentSettings(
     String partnerBaseUrl,
@@ -44,7 +47,13 @@ public record DeploymentSettings(
     int functionMemoryMb,
     String logLevel,
     Path functionArtifact,
-    boolean activeTracing) {
+    boolean activeTracing,
+    String awsAccount,
+    String awsRegion) {
+
+  /** The context keys of the target account and region, committed in infra/cdk.json. */
+  public static final String AWS_ACCOUNT = "awsAccount";
+  public static final String AWS_REGION = "awsRegion";
 
   /** The event source mapping's maximum concurrency accepts 2 to 1,000. */
   private static final int MAX_MAPPING_CONCURRENCY = 1000;
@@ -95,6 +104,18 @@ public record DeploymentSettings(
           + " (from the repository root; it builds function/target/fulfil-order.zip), or point"
           + " -c functionArtifact=<path> at a built one.");
     }
+    if (awsAccount == null) {
+      problems.add(notCommitted(AWS_ACCOUNT, "the 12-digit AWS account the stack deploys to",
+          "a deploy with credentials for any other account is then refused"));
+    } else if (!awsAccount.matches("\\d{12}")) {
+      problems.add("awsAccount is '" + awsAccount + "' but must be a 12-digit AWS account id.");
+    }
+    if (awsRegion == null) {
+      problems.add(notCommitted(AWS_REGION, "the region the stack deploys to (eu-west-1, say)",
+          "a deploy to any other region is then refused"));
+    } else if (!awsRegion.matches("[a-z]{2}(-[a-z]+)+-\\d+")) {
+      problems.add("awsRegion is '" + awsRegion + "' but must be an AWS region code such as eu-west-1.");
+    }
     if (!problems.isEmpty()) {
       throw new InvalidDeploymentSettingsException(problems);
     }
@@ -112,7 +133,9 @@ public record DeploymentSettings(
         s.integer(OnCallSettings.FUNCTION_MEMORY_MB).orElseThrow(() -> notInCdkJson(OnCallSettings.FUNCTION_MEMORY_MB)),
         s.text(OnCallSettings.LOG_LEVEL).orElseThrow(() -> notInCdkJson(OnCallSettings.LOG_LEVEL)),
         Path.of(s.text("functionArtifact").orElse(DEFAULT_FUNCTION_ARTIFACT)).toAbsolutePath().normalize(),
-        s.flag(OnCallSettings.ACTIVE_TRACING).orElseThrow(() -> notInCdkJson(OnCallSettings.ACTIVE_TRACING)));
+        s.flag(OnCallSettings.ACTIVE_TRACING).orElseThrow(() -> notInCdkJson(OnCallSettings.ACTIVE_TRACING)),
+        s.text(AWS_ACCOUNT).orElse(null),
+        s.text(AWS_REGION).orElse(null));
   }
 
   private static String notCommitted(String key, String what, String why) {

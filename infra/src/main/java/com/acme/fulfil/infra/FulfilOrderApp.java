@@ -48,6 +48,10 @@ public final class FulfilOrderApp {
         return capacity;
       }, refusals);
     }
+    boolean ciSynthOnly = "true".equals(context.apply(StandInSettings.CI_SYNTH_ONLY));
+    if (deployment != null && !ciSynthOnly) {
+      refusals.addAll(StandInSettings.in(deployment));
+    }
     if (!refusals.isEmpty()) {
       err.println("fulfil-order: cdk synth stopped, nothing was synthesized.");
       refusals.forEach(err::println);
@@ -64,6 +68,9 @@ public final class FulfilOrderApp {
     OnCallSettings.RECORDED.forEach(key -> Optional.ofNullable(context.apply(key))
         .ifPresent(value -> deployedWith.put(key, value)));
     stack.addMetadata(OnCallSettings.DEPLOYED_WITH, deployedWith);
+    if (ciSynthOnly) {
+      stack.addMetadata(StandInSettings.MARKER, "synthesized by CI with stand-in settings: never to be deployed");
+    }
     return Optional.of(stack);
   }
 

@@ -5,6 +5,7 @@ import com.acme.fulfil.contract.TimingBudget;
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import software.amazon.awscdk.Aspects;
 import software.amazon.awscdk.CfnOutput;
+import software.amazon.awscdk.Environment;
 import software.amazon.awscdk.RemovalPolicy;
 import software.amazon.awscdk.Stack;
 import software.amazon.awscdk.StackProps;
@@ -31,6 +32,8 @@ public final class FulfilOrderStack extends Stack {
         // Deleting the stack takes a deliberate step first (docs/deploy.md, "Removing it"): the queues hold
         // up to 4 days of waiting orders and 14 days of dead letters.
         .terminationProtection(true)
+        // The committed account and region: cdk deploy with credentials for another account stops.
+        .env(Environment.builder().account(deployment.awsAccount()).region(deployment.awsRegion()).build())
         .build());
 
     OrderQueues queues = new OrderQueues(this, "Queues", budget);

@@ -20,10 +20,11 @@ import software.amazon.awscdk.assertions.Template;
 /**
  * The stack as each way of deploying it synthesizes it: the deploy workflow on a tag and on a manual
  * dispatch (.github/workflows/deploy.yml, its cdk commands with the context they pass, each expression as
- * that trigger fills it: a tag has no inputs, and an environment variable may be unset), and the runbook's
- * deploy (docs/runbook.md, section 10). All three give what infra/cdk.json commits: the same subscription,
- * secret, partner and mapping state, and the same retained queues. The committed file leaves the
- * environment's values to the team, so here, as in every infra test, they are {@link Synth}'s stand-ins.
+ * that trigger fills it: a tag has no inputs, and an environment variable may be unset), the one way to
+ * deploy: the runbook (docs/runbook.md, section 10) starts the workflow and deploys nothing itself. Both
+ * give what infra/cdk.json commits: the same subscription, secret, partner and mapping state, and the same
+ * retained queues. The committed file leaves the environment's values to the team, so here, as in every
+ * infra test, they are {@link Synth}'s stand-ins.
  */
 class DeployPathsTest {
   private static final Path REPOSITORY = Path.of("..");
@@ -33,13 +34,13 @@ class DeployPathsTest {
 
   /** How a trigger fills the workflow's expressions and variables. */
   private enum Trigger {
-    TAG, DISPATCH, RUNBOOK;
+    TAG, DISPATCH;
 
     String fill(String value) {
       return value
           .replaceAll("\\$\\{\\{\\s*inputs\\.(\\w+)\\s*}}", this == DISPATCH ? "dispatched-$1" : "")
           .replaceAll("\\$\\{\\{[^}]*}}", "")
-          .replaceAll("\\$\\{?(\\w+)}?", this == RUNBOOK ? "typed-$1" : "");
+          .replaceAll("\\$\\{?(\\w+)}?", "");
     }
   }
 
@@ -58,8 +59,34 @@ class DeployPathsTest {
     assertThat(synthJob).contains("npx cdk synth").doesNotContain("id-token", "configure-aws-credentials", "secrets.");
     assertThat(cdkCommands(workflow, "deploy")).singleElement().satisfies(deploy ->
         assertThat(String.join(" ", deploy)).contains("deploy --app cdk.out"));
-    assertThat(cdkCommands(runbookDeploy(), "deploy")).singleElement().satisfies(deploy ->
-        assertThat(String.join(" ", deploy)).contains("deploy --app cdk.out"));
+  }
+
+  /**
+   * A deploy from a laptop skips the suite, the environment's approval, the workflow's lock and the page drill:
+   * the runbook starts the workflow, and no command of its deploys or bootstraps anything itself.
+   */
+  @Test
+  void theRunbookDeploysOnlyThroughTheWorkflow() {
+    assertThat(runbookDeploy()).contains("gh workflow run deploy.yml");
+    assertThat(cdkCommands(shBlocks(read(RUNBOOK)), "deploy", "bootstrap", "destroy")).isEmpty();
+  }
+
+  /**
+   * The drill's command is built before the job assumes the deploy role (no build runs with its credentials), and
+   * runs after cdk deploy in the same job, so a deploy whose page reaches no one fails the run.
+   */
+  @Test
+  void theDeployJobBuildsTheDrillWithoutCredentialsAndDrillsAfterTheDeploy() {
+    String workflow = read(WORKFLOW);
+    String deployJob = workflow.substring(workflow.indexOf("\n  deploy:"));
+    int build = deployJob.indexOf("-pl ops -am package");
+    int credentials = deployJob.indexOf("configure-aws-credentials");
+    int deploy = deployJob.indexOf("npx cdk deploy");
+    int drill = deployJob.indexOf("run: ./fulfil-ops drill");
+    assertThat(build).as("./fulfil-ops built in the deploy job").isPositive().isLessThan(credentials);
+    assertThat(drill).as("the drill after cdk deploy").isGreaterThan(deploy);
+    assertThat(deployJob.substring(drill)).as("the drill step may not be allowed to fail")
+        .doesNotContain("continue-on-error");
   }
 
   /** Every action not GitHub's own runner is pinned by a commit, so a moved tag cannot change what runs with the deploy role. */
@@ -74,7 +101,7 @@ class DeployPathsTest {
   }
 
   @Test
-  void tagDispatchAndTheRunbookDeployWhatCdkJsonCommits() {
+  void tagAndDispatchDeployWhatCdkJsonCommits() {
     Map<String, Object> committed = new LinkedHashMap<>(Synth.cdkJsonContext());
     committed.putAll(Synth.environmentSettings());
     Deployed expected = deployed(Map.of());
@@ -90,9 +117,6 @@ class DeployPathsTest {
       for (List<String> command : cdkCommands(workflow, "synth", "deploy")) {
         assertThat(deployed(context(command, trigger))).as("the workflow's %s on a %s", command, trigger).isEqualTo(expected);
       }
-    }
-    for (List<String> command : cdkCommands(runbookDeploy(), "synth", "deploy")) {
-      assertThat(deployed(context(command, Trigger.RUNBOOK))).as("the runbook's %s", command).isEqualTo(expected);
     }
   }
 
@@ -186,6 +210,16 @@ class DeployPathsTest {
       words.add(text);
     }
     return words;
+  }
+
+  /** Every sh block of a Markdown page, one after another. */
+  private static String shBlocks(String page) {
+    StringBuilder blocks = new StringBuilder();
+    Matcher block = Pattern.compile("```sh\n([\\s\\S]*?)```").matcher(page);
+    while (block.find()) {
+      blocks.append(block.group(1));
+    }
+    return blocks.toString();
   }
 
   /** The first sh block of the runbook's "Deploy" section: the deploy command. */

@@ -42,7 +42,7 @@ class DeploymentSettingsTest {
   @Test
   void everySettingOnCallReliesOnIsRefusedWhenMissingNamingWhereItBelongs() {
     for (String key : java.util.List.of(OnCallSettings.PARTNER_BASE_URL, OnCallSettings.PARTNER_API_KEY_SECRET_ARN,
-        OnCallSettings.ALARM_EMAIL)) {
+        OnCallSettings.ALARM_EMAIL, DeploymentSettings.AWS_ACCOUNT, DeploymentSettings.AWS_REGION)) {
       Map<String, String> without = new HashMap<>();
       without.put(key, null);
       assertThatThrownBy(() -> DeploymentSettings.fromContext(context(without))).as(key)
@@ -99,6 +99,13 @@ class DeploymentSettingsTest {
   void memoryOutsideWhatLambdaAcceptsIsRefused() {
     assertThatThrownBy(() -> DeploymentSettings.fromContext(context(Map.of("functionMemoryMb", "64"))))
         .hasMessageContaining("functionMemoryMb is 64 but Lambda accepts 128 to 10240");
+  }
+
+  @Test
+  void theTargetIsOneAccountIdAndOneRegionCode() {
+    assertThatThrownBy(() -> DeploymentSettings.fromContext(context(Map.of("awsAccount", "acme-prod", "awsRegion", "Frankfurt"))))
+        .hasMessageContaining("awsAccount is 'acme-prod' but must be a 12-digit AWS account id")
+        .hasMessageContaining("awsRegion is 'Frankfurt' but must be an AWS region code such as eu-west-1");
   }
 
   @Test

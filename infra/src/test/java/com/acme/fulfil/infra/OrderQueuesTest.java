@@ -52,8 +52,8 @@ class OrderQueuesTest {
 
   @Test
   void dlqKeepsMessagesFourteenDaysAndAcceptsThemOnlyFromOrdersToFulfil() {
-    Map<String, Object> sourceArnByName = Map.of("Fn::Join", List.of("", List.of(
-        "arn:", ref("AWS::Partition"), ":sqs:", ref("AWS::Region"), ":", ref("AWS::AccountId"), ":orders-to-fulfil")));
+    // By name, in the committed account and region, which the stack's environment makes literal.
+    String sourceArnByName = "arn:aws:sqs:" + Synth.AWS_REGION + ":" + Synth.AWS_ACCOUNT + ":orders-to-fulfil";
     template.hasResourceProperties("AWS::SQS::Queue", Match.objectEquals(Map.of(
         "QueueName", "orders-to-fulfil-dlq",
         "MessageRetentionPeriod", 1_209_600,

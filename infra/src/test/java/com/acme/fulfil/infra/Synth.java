@@ -36,6 +36,8 @@ final class Synth {
   static final String ALARM_EMAIL = "oncall@acme.example";
   static final String PARTNER_API_KEY_SECRET_ARN =
       "arn:aws:secretsmanager:eu-west-1:123456789012:secret:fulfil-order/partner-api-key-AbC123";
+  static final String AWS_ACCOUNT = "123456789012";
+  static final String AWS_REGION = "eu-west-1";
 
   private static final Path TARGET = Path.of("target");
   private static FulfilOrderStack defaultStack;
@@ -114,6 +116,8 @@ final class Synth {
     Map<String, Object> all = new HashMap<>(cdkJsonContext());
     all.putAll(environmentSettings());
     all.put("functionArtifact", functionArtifact().toString());
+    // The stand-ins above, as CI's synth passes them: allowed, and the assembly marked never to be deployed.
+    all.put(StandInSettings.CI_SYNTH_ONLY, "true");
     all.putAll(context);
     try {
       Files.createDirectories(TARGET);
@@ -126,7 +130,8 @@ final class Synth {
 
   /** The environment's settings, as the tests' cdk.json commits them. */
   static Map<String, Object> environmentSettings() {
-    return Map.of("partnerBaseUrl", PARTNER_BASE_URL, "alarmEmail", ALARM_EMAIL, "partnerApiKeySecretArn", PARTNER_API_KEY_SECRET_ARN);
+    return Map.of("partnerBaseUrl", PARTNER_BASE_URL, "alarmEmail", ALARM_EMAIL, "partnerApiKeySecretArn", PARTNER_API_KEY_SECRET_ARN,
+        DeploymentSettings.AWS_ACCOUNT, AWS_ACCOUNT, DeploymentSettings.AWS_REGION, AWS_REGION);
   }
 
   /** infra/cdk.json's context, as cdk reads it. */

@@ -36,7 +36,8 @@ public final class FulfilOps {
       Exit status: 0 fine; 1 something needs attention (drift, or a part check could not check; a DLQ read that
       could not see every message, a message not found or not dropped, a move not completed, orders arriving
       faster than they are booked, an order booked more than once, recorded as booked but not at the partner,
-      known only under its id in another case, or the partner not answering about it);
+      known only under its id in another case, or the partner not answering about it, a drill whose page did
+      not reach on-call);
       2 the command could not run (its arguments, the stack, AWS).
       """;
 
@@ -104,7 +105,7 @@ public final class FulfilOps {
     CommandLine commandLine = new CommandLine(new Root())
         .addSubcommand(new OrderCommand()).addSubcommand(new DlqCommand()).addSubcommand(new RedriveCommand())
         .addSubcommand(new DropCommand()).addSubcommand(new CheckCommand()).addSubcommand(new CapacityCommand())
-        .addSubcommand(new CommandLine.HelpCommand());
+        .addSubcommand(new DrillCommand()).addSubcommand(new CommandLine.HelpCommand());
     // An argument starting with @ is an id pasted wrong, never a file of arguments.
     commandLine.setExpandAtFiles(false);
     // The general help lists each command as its own help begins: its usage line, then what it does.
@@ -318,6 +319,20 @@ public final class FulfilOps {
     @Override
     Report run(Stack stack, Clock clock, PrintStream progress) {
       return new CapacityCheck(stack, clock).report();
+    }
+  }
+
+  @Command(name = "drill", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
+      customSynopsis = USAGE + "drill", footer = "%n" + COMMON,
+      description = {"pages on-call once, for a drill (AWS only; after every deploy): sets one of the stack's alarms to",
+          "ALARM, requires CloudWatch's action history to say it published to the alarm topic, names every",
+          "subscription still pending confirmation (nobody is paged there), and sets the alarm back; exit status 1",
+          "when any of that failed"})
+  private static final class DrillCommand extends Action {
+
+    @Override
+    Report run(Stack stack, Clock clock, PrintStream progress) throws InterruptedException {
+      return new PageDrill(stack, clock, PageDrill.POLL_EVERY, PageDrill.ACTION_LIMIT).run();
     }
   }
 }
