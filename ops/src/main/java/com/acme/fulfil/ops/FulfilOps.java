@@ -80,8 +80,10 @@ public final class FulfilOps {
       return 2;
     }
     Common common = action.common;
-    try (Stack stack = Stack.resolve(env, common.stack)) {
-      Report report = action.run(stack, clock, err);
+    // A command for before the stack exists builds its own clients; every other one works on the stack.
+    try (Stack stack = action instanceof AccountAction ? null : Stack.resolve(env, common.stack)) {
+      Report report = action instanceof AccountAction beforeTheStack ? beforeTheStack.run(env, clock, err)
+          : action.run(stack, clock, err);
       if (common.json) {
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report.json()));
       } else {
@@ -103,6 +105,7 @@ public final class FulfilOps {
     CommandLine commandLine = new CommandLine(new Root())
         .addSubcommand(new OrderCommand()).addSubcommand(new DlqCommand()).addSubcommand(new RedriveCommand())
         .addSubcommand(new DropCommand()).addSubcommand(new CheckCommand()).addSubcommand(new CapacityCommand())
+        .addSubcommand(new CutoverCommand())
         .addSubcommand(new CommandLine.HelpCommand());
     // An argument starting with @ is an id pasted wrong, never a file of arguments.
     commandLine.setExpandAtFiles(false);
@@ -174,6 +177,16 @@ public final class FulfilOps {
     void check() {}
 
     abstract Report run(Stack stack, Clock clock, PrintStream progress) throws InterruptedException;
+  }
+
+  /** A command for an account with no stack yet: the caller's credentials and region, no stack outputs. */
+  private abstract static class AccountAction extends Action {
+    @Override
+    final Report run(Stack stack, Clock clock, PrintStream progress) {
+      throw new IllegalStateException(getClass().getSimpleName() + " works on the account, not on a stack");
+    }
+
+    abstract Report run(Map<String, String> env, Clock clock, PrintStream progress) throws InterruptedException;
   }
 
   @Command(name = "order", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
@@ -315,6 +328,23 @@ public final class FulfilOps {
     @Override
     Report run(Stack stack, Clock clock, PrintStream progress) {
       return new CapacityCheck(stack, clock).report();
+    }
+  }
+
+  @Command(name = "cutover", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
+      customSynopsis = USAGE + "cutover [--go]", footer = "%n" + COMMON,
+      description = {"before the first deploy only (docs/deploy.md, \"First deploy\"): the old setup's event source mappings on",
+          "orders-to-fulfil and when its tries' bookings can all have appeared; --go disables the mappings first; exit",
+          "status 0 only once that quiet time has passed, with the next steps"})
+  private static final class CutoverCommand extends AccountAction {
+    @Option(names = "--go", description = "disable every mapping on the queue, and wait until Lambda says Disabled")
+    boolean go;
+
+    @Override
+    Report run(Map<String, String> env, Clock clock, PrintStream progress) throws InterruptedException {
+      try (AccountClients aws = AccountClients.from(env)) {
+        return new Cutover(aws.sqs(), aws.lambda(), aws.cloudFormation(), common.stack, clock).run(go, progress);
+      }
     }
   }
 }
