@@ -2,6 +2,8 @@ package com.acme.fulfil.ops;
 
 import com.acme.fulfil.contract.TimingBudget;
 import com.acme.fulfil.order.OrderMessage;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,8 +19,9 @@ import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 
 /**
  * {@code cutover}: before the first deploy, the old setup's event source mappings on orders-to-fulfil, with
- * {@code --go} disabled, and when the quiet time ends ({@link CutoverVerdict}). It refuses to run once the
- * stack exists: then the mapping on the queue is the stack's own.
+ * {@code --go} disabled, and when the quiet time ends ({@link CutoverVerdict}); once they are deleted,
+ * {@code --prepare-queues} ({@link QueuePreparation}). It refuses to run once the stack exists: then the
+ * mapping on the queue is the stack's own.
  */
 final class Cutover {
   /** Lambda moves a mapping from Disabling to Disabled in seconds; far past that, something else is wrong. */
@@ -29,9 +32,12 @@ final class Cutover {
   private final LambdaClient lambda;
   private final CloudFormationClient cloudFormation;
   private final String stackName;
+  private final QueuePreparation preparation;
   private final Clock clock;
 
-  Cutover(SqsClient sqs, LambdaClient lambda, CloudFormationClient cloudFormation, String stackName, Clock clock) {
+  Cutover(SqsClient sqs, LambdaClient lambda, CloudFormationClient cloudFormation, String stackName,
+      QueuePreparation preparation, Clock clock) {
+    this.preparation = preparation;
     this.sqs = sqs;
     this.lambda = lambda;
     this.cloudFormation = cloudFormation;
@@ -39,7 +45,10 @@ final class Cutover {
     this.clock = clock;
   }
 
-  Report run(boolean go, PrintStream progress) throws InterruptedException {
+  /** What the command was asked to do beyond reporting. */
+  enum Step { REPORT, DISABLE, PREPARE_QUEUES }
+
+  Report run(Step step, PrintStream progress) throws InterruptedException {
     if (stackExists()) {
       throw new OpsException("the stack " + stackName + " exists: the mapping on " + OrderMessage.QUEUE_NAME + " is its own,"
           + " and cutover is only for before the first deploy");
@@ -49,16 +58,30 @@ final class Cutover {
       queueUrl = sqs.getQueueUrl(r -> r.queueName(OrderMessage.QUEUE_NAME)).queueUrl();
     } catch (QueueDoesNotExistException e) {
       return new Report(List.of("No queue " + OrderMessage.QUEUE_NAME + " in this account and region: nothing to cut over;"
-          + " the first deploy creates it."), new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()
-          .putNull("queue_url").put("quiet", true), 0);
+          + " the first deploy creates it."), noQueue(), 0);
     }
     String queueArn = sqs.getQueueAttributes(r -> r.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
         .attributes().get(QueueAttributeName.QUEUE_ARN);
-    if (go) {
+    if (step == Step.DISABLE) {
       disableAll(queueArn, progress);
     }
     List<OldMapping> mappings = mappings(queueArn).stream().map(this::describe).toList();
+    if (step == Step.PREPARE_QUEUES) {
+      if (!mappings.isEmpty()) {
+        throw new OpsException("a mapping still reads " + OrderMessage.QUEUE_NAME + ": the queues are prepared only once"
+            + " cutover has said quiet and the old mappings and function are deleted");
+      }
+      return preparation.prepare(queueUrl, queueArn);
+    }
     return CutoverVerdict.of(queueUrl, mappings, TimingBudget.defaults().lateBookingHold(), clock.instant());
+  }
+
+  /** Nothing to wait for: no queue, so no order the old setup can still book. */
+  private static ObjectNode noQueue() {
+    ObjectNode json = new ObjectMapper().createObjectNode().putNull("queue_url").putNull("dlq_url").putNull("quiet_from")
+        .put("quiet", true);
+    json.putArray("mappings");
+    return json;
   }
 
   private boolean stackExists() {

@@ -24,7 +24,7 @@ final class CutoverVerdict {
 
   static Report of(String queueUrl, List<OldMapping> mappings, Duration lateBookingHold, Instant now) {
     List<String> lines = new ArrayList<>();
-    ObjectNode json = new ObjectMapper().createObjectNode().put("queue_url", queueUrl);
+    ObjectNode json = new ObjectMapper().createObjectNode().put("queue_url", queueUrl).putNull("dlq_url");
     ArrayNode listed = json.putArray("mappings");
     lines.add(queueUrl + ": " + mappings.size() + " event source mapping" + (mappings.size() == 1 ? "" : "s") + " read it");
     for (OldMapping mapping : mappings) {

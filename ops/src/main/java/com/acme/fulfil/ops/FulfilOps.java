@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.contract.TimingBudget;
 import com.acme.fulfil.order.OrderMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -332,18 +333,33 @@ public final class FulfilOps {
   }
 
   @Command(name = "cutover", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
-      customSynopsis = USAGE + "cutover [--go]", footer = "%n" + COMMON,
+      customSynopsis = USAGE + "cutover [--go | --prepare-queues]", footer = "%n" + COMMON,
       description = {"before the first deploy only (docs/deploy.md, \"First deploy\"): the old setup's event source mappings on",
-          "orders-to-fulfil and when its tries' bookings can all have appeared; --go disables the mappings first; exit",
-          "status 0 only once that quiet time has passed, with the next steps"})
+          "orders-to-fulfil and when its tries' bookings can all have appeared, exit status 0 only once they can;",
+          "--go disables the mappings first; --prepare-queues, once they are deleted, gives the queue and a new DLQ",
+          "the stack's settings from infra/cdk.json, for the deploy to import"})
   private static final class CutoverCommand extends AccountAction {
     @Option(names = "--go", description = "disable every mapping on the queue, and wait until Lambda says Disabled")
     boolean go;
+    @Option(names = "--prepare-queues", description = "create the DLQ and set the queue's attributes as the stack declares them")
+    boolean prepareQueues;
+    @CommandLine.Spec CommandSpec spec;
+
+    @Override
+    void check() {
+      if (go && prepareQueues) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--go and --prepare-queues are steps apart: the"
+            + " quiet time and the old function's deletion come between them");
+      }
+    }
 
     @Override
     Report run(Map<String, String> env, Clock clock, PrintStream progress) throws InterruptedException {
+      Cutover.Step step = go ? Cutover.Step.DISABLE : prepareQueues ? Cutover.Step.PREPARE_QUEUES : Cutover.Step.REPORT;
       try (AccountClients aws = AccountClients.from(env)) {
-        return new Cutover(aws.sqs(), aws.lambda(), aws.cloudFormation(), common.stack, clock).run(go, progress);
+        TimingBudget budget = CommittedSettings.from(env).budget();
+        return new Cutover(aws.sqs(), aws.lambda(), aws.cloudFormation(), common.stack,
+            new QueuePreparation(aws.sqs(), budget), clock).run(step, progress);
       }
     }
   }
