@@ -33,6 +33,8 @@ class CutoverOnAwsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String OLD_FUNCTION = "arn:aws:lambda:us-east-1:000000000000:function:fulfil-order";
   private static final int OLD_TIMEOUT_SECONDS = 300;
+  /** SQS's default, which the old setup kept. */
+  private static final String OLD_VISIBILITY_SECONDS = "30";
   private static final TimingBudget BUDGET = TimingBudget.defaults();
 
   private static OldSetupControlPlane aws;
@@ -65,7 +67,8 @@ class CutoverOnAwsTest {
     assertThat(aws.calls).contains("UpdateEventSourceMapping");
     JsonNode verdict = JSON.readTree(disabled.out());
     assertThat(verdict.path("mappings").get(0).path("state").asText()).isEqualTo("Disabled");
-    Duration quiet = Duration.ofSeconds(OLD_TIMEOUT_SECONDS).plus(BUDGET.lateBookingHold());
+    Duration quiet = Duration.ofSeconds(Long.parseLong(OLD_VISIBILITY_SECONDS) + OLD_TIMEOUT_SECONDS)
+        .plus(BUDGET.lateBookingHold());
     assertThat(Instant.parse(verdict.path("quiet_from").asText())).isAfterOrEqualTo(beforeDisabling.plus(quiet).minusSeconds(1));
 
     OpsRun tooEarlyToPrepare = new OpsRun(env, "cutover", "--prepare-queues");
@@ -201,8 +204,8 @@ class CutoverOnAwsTest {
       ObjectNode answer = JSON.createObjectNode();
       switch (action) {
         case "GetQueueUrl" -> answer.put("QueueUrl", QUEUE_URL);
-        case "GetQueueAttributes" -> answer.putObject("Attributes").put("QueueArn",
-            request.path("QueueUrl").asText().equals(DLQ_URL) ? DLQ_ARN : QUEUE_ARN);
+        case "GetQueueAttributes" -> answer.putObject("Attributes").put("VisibilityTimeout", OLD_VISIBILITY_SECONDS)
+            .put("QueueArn", request.path("QueueUrl").asText().equals(DLQ_URL) ? DLQ_ARN : QUEUE_ARN);
         case "CreateQueue" -> {
           created.add(Map.entry(request.path("QueueName").asText(), JSON.convertValue(request.path("Attributes"),
               new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() { })));

@@ -10,13 +10,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code cutover}'s verdict on the old setup's mappings (docs/deploy.md, "First deploy: cutover from the old
- * setup"): exit status 0 only once every mapping is Disabled and its function's timeout plus the late-booking
- * hold have passed since; a mapping still enabled, a quiet time still running or no mapping at all is 1.
+ * setup"): exit status 0 only once every mapping is Disabled and the queue's visibility timeout, its function's
+ * timeout and the late-booking hold have passed since; a mapping still enabled, a quiet time still running or no mapping at all is 1.
  */
 class CutoverVerdictTest {
   private static final String QUEUE = "https://sqs.eu-west-1.amazonaws.com/111122223333/orders-to-fulfil";
   private static final Duration HOLD = TimingBudget.defaults().lateBookingHold();
   private static final Duration OLD_TIMEOUT = Duration.ofSeconds(300);
+  private static final Duration OLD_VISIBILITY = Duration.ofSeconds(30);
   private static final Instant DISABLED_AT = Instant.parse("2026-11-30T09:00:00Z");
   private static final String OLD_FUNCTION = "arn:aws:lambda:eu-west-1:111122223333:function:fulfil-order";
 
@@ -26,7 +27,7 @@ class CutoverVerdictTest {
 
   @Test
   void anEnabledMappingIsToBeDisabledFirst() {
-    Report report = CutoverVerdict.of(QUEUE, List.of(mapping("a1", "Enabled", DISABLED_AT)), HOLD, DISABLED_AT.plusSeconds(3600));
+    Report report = CutoverVerdict.of(QUEUE, OLD_VISIBILITY, List.of(mapping("a1", "Enabled", DISABLED_AT)), HOLD, DISABLED_AT.plusSeconds(3600));
 
     assertThat(report.exitCode()).isEqualTo(1);
     assertThat(report.json().get("quiet").asBoolean()).isFalse();
@@ -36,15 +37,15 @@ class CutoverVerdictTest {
 
   @Test
   void aDisabledMappingIsQuietAfterItsFunctionsTimeoutAndTheLateBookingHold() {
-    Instant quietFrom = DISABLED_AT.plus(OLD_TIMEOUT).plus(HOLD);
+    Instant quietFrom = DISABLED_AT.plus(OLD_VISIBILITY).plus(OLD_TIMEOUT).plus(HOLD);
     List<OldMapping> disabled = List.of(mapping("a1", "Disabled", DISABLED_AT));
 
-    Report early = CutoverVerdict.of(QUEUE, disabled, HOLD, quietFrom.minusSeconds(1));
+    Report early = CutoverVerdict.of(QUEUE, OLD_VISIBILITY, disabled, HOLD, quietFrom.minusSeconds(1));
     assertThat(early.exitCode()).isEqualTo(1);
     assertThat(early.json().get("quiet_from").asText()).isEqualTo(quietFrom.toString());
     assertThat(String.join("\n", early.lines())).contains("Quiet from " + quietFrom + ", in 1 s").contains("Deploy nothing");
 
-    Report quiet = CutoverVerdict.of(QUEUE, disabled, HOLD, quietFrom);
+    Report quiet = CutoverVerdict.of(QUEUE, OLD_VISIBILITY, disabled, HOLD, quietFrom);
     assertThat(quiet.exitCode()).isZero();
     assertThat(quiet.json().get("quiet").asBoolean()).isTrue();
     assertThat(quiet.lines()).contains("  aws lambda delete-event-source-mapping --uuid a1",
@@ -57,15 +58,15 @@ class CutoverVerdictTest {
     Instant later = DISABLED_AT.plusSeconds(120);
     List<OldMapping> both = List.of(mapping("a1", "Disabled", DISABLED_AT), mapping("b2", "Disabled", later));
 
-    Report report = CutoverVerdict.of(QUEUE, both, HOLD, DISABLED_AT.plus(OLD_TIMEOUT).plus(HOLD));
+    Report report = CutoverVerdict.of(QUEUE, OLD_VISIBILITY, both, HOLD, DISABLED_AT.plus(OLD_VISIBILITY).plus(OLD_TIMEOUT).plus(HOLD));
 
     assertThat(report.exitCode()).isEqualTo(1);
-    assertThat(report.json().get("quiet_from").asText()).isEqualTo(later.plus(OLD_TIMEOUT).plus(HOLD).toString());
+    assertThat(report.json().get("quiet_from").asText()).isEqualTo(later.plus(OLD_VISIBILITY).plus(OLD_TIMEOUT).plus(HOLD).toString());
   }
 
   @Test
   void aMappingStillDisablingIsNotQuiet() {
-    Report report = CutoverVerdict.of(QUEUE, List.of(mapping("a1", "Disabling", DISABLED_AT)), HOLD,
+    Report report = CutoverVerdict.of(QUEUE, OLD_VISIBILITY, List.of(mapping("a1", "Disabling", DISABLED_AT)), HOLD,
         DISABLED_AT.plusSeconds(3600));
 
     assertThat(report.exitCode()).isEqualTo(1);
@@ -75,7 +76,7 @@ class CutoverVerdictTest {
   /** Nothing proves when a deleted mapping stopped: the verdict never reads "quiet" from its absence. */
   @Test
   void noMappingProvesNothing() {
-    Report report = CutoverVerdict.of(QUEUE, List.of(), HOLD, DISABLED_AT);
+    Report report = CutoverVerdict.of(QUEUE, OLD_VISIBILITY, List.of(), HOLD, DISABLED_AT);
 
     assertThat(report.exitCode()).isEqualTo(1);
     assertThat(report.json().get("quiet").asBoolean()).isFalse();

@@ -60,8 +60,11 @@ final class Cutover {
       return new Report(List.of("No queue " + OrderMessage.QUEUE_NAME + " in this account and region: nothing to cut over;"
           + " the first deploy creates it."), noQueue(), 0);
     }
-    String queueArn = sqs.getQueueAttributes(r -> r.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
-        .attributes().get(QueueAttributeName.QUEUE_ARN);
+    var attributes = sqs.getQueueAttributes(r -> r.queueUrl(queueUrl)
+        .attributeNames(QueueAttributeName.QUEUE_ARN, QueueAttributeName.VISIBILITY_TIMEOUT)).attributes();
+    String queueArn = attributes.get(QueueAttributeName.QUEUE_ARN);
+    // Read before --prepare-queues sets the stack's: the old mappings' batches could wait this long for their invocation.
+    Duration visibility = Duration.ofSeconds(Long.parseLong(attributes.get(QueueAttributeName.VISIBILITY_TIMEOUT)));
     if (step == Step.DISABLE) {
       disableAll(queueArn, progress);
     }
@@ -73,7 +76,7 @@ final class Cutover {
       }
       return preparation.prepare(queueUrl, queueArn);
     }
-    return CutoverVerdict.of(queueUrl, mappings, TimingBudget.defaults().lateBookingHold(), clock.instant());
+    return CutoverVerdict.of(queueUrl, visibility, mappings, TimingBudget.defaults().lateBookingHold(), clock.instant());
   }
 
   /** Nothing to wait for: no queue, so no order the old setup can still book. */

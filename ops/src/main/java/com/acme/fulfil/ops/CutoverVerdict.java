@@ -22,7 +22,9 @@ final class CutoverVerdict {
 
   private CutoverVerdict() {}
 
-  static Report of(String queueUrl, List<OldMapping> mappings, Duration lateBookingHold, Instant now) {
+  /** @param queueVisibility the queue's visibility timeout, as the old mappings read it */
+  static Report of(String queueUrl, Duration queueVisibility, List<OldMapping> mappings, Duration lateBookingHold,
+      Instant now) {
     List<String> lines = new ArrayList<>();
     ObjectNode json = new ObjectMapper().createObjectNode().put("queue_url", queueUrl).putNull("dlq_url");
     ArrayNode listed = json.putArray("mappings");
@@ -34,14 +36,14 @@ final class CutoverVerdict {
           .put("state", mapping.state()).put("last_modified", mapping.lastModified().toString())
           .put("function_timeout_seconds", mapping.functionTimeout().toSeconds());
     }
-    Optional<Instant> quietFrom = quietFrom(mappings, lateBookingHold);
+    Optional<Instant> quietFrom = quietFrom(mappings, queueVisibility, lateBookingHold);
     json.put("quiet_from", quietFrom.map(Instant::toString).orElse(null));
     boolean quiet = quietFrom.filter(from -> !now.isBefore(from)).isPresent();
     json.put("quiet", quiet);
     if (mappings.isEmpty()) {
-      lines.add("No mapping reads it, and nothing here can say when the old one stopped: if one was deleted, wait its"
-          + " function's timeout plus " + lateBookingHold.toSeconds() + " s from its deletion before anything looks an"
-          + " order up (" + SECTION + ").");
+      lines.add("No mapping reads it, and nothing here can say when the old one stopped: if one was deleted, wait "
+          + queueVisibility.toSeconds() + " s (the queue's visibility timeout), its function's timeout and "
+          + lateBookingHold.toSeconds() + " s from its deletion before anything looks an order up (" + SECTION + ").");
     } else if (quietFrom.isEmpty()) {
       lines.add("Still handing out orders: " + String.join(", ", mappings.stream().filter(m -> !m.disabled())
           .map(OldMapping::uuid).toList()) + ". ./fulfil-ops cutover --go disables them; the tries already running go on"
@@ -63,15 +65,15 @@ final class CutoverVerdict {
   }
 
   /**
-   * When every mapping is Disabled: the latest moment a try one of them started can have ended, plus the
+   * When every mapping is Disabled: the latest moment a try one of them handed out can have ended, plus the
    * late-booking hold ({@link CutoverQuietTime}, each mapping with its own function's timeout).
    */
-  private static Optional<Instant> quietFrom(List<OldMapping> mappings, Duration lateBookingHold) {
+  private static Optional<Instant> quietFrom(List<OldMapping> mappings, Duration queueVisibility, Duration lateBookingHold) {
     if (mappings.isEmpty() || !mappings.stream().allMatch(OldMapping::disabled)) {
       return Optional.empty();
     }
     return mappings.stream()
-        .map(m -> new CutoverQuietTime(m.functionTimeout(), lateBookingHold).lookupsSafeFrom(m.lastModified()))
+        .map(m -> new CutoverQuietTime(queueVisibility, m.functionTimeout(), lateBookingHold).lookupsSafeFrom(m.lastModified()))
         .max(Comparator.naturalOrder());
   }
 }

@@ -70,7 +70,7 @@ public final class CutoverRehearsal implements AutoCloseable {
     String queueName = name + "-orders-to-fulfil";
     Deployment oldSetup = Deployment.oldSetup(name + "-old", queueName, scale, oldInFlight);
     TimingBudget local = LocalBudget.of(TimingBudget.defaults(), scale);
-    this.quiet = CutoverQuietTime.of(oldSetup.mapping().functionTimeout(), local);
+    this.quiet = CutoverQuietTime.of(oldSetup.queue().visibilityTimeout(), oldSetup.mapping().functionTimeout(), local);
     this.old = new LocalDeployment(oldSetup, aws, stack, sqs, partner, MappingListener.NONE, Map.of());
     Deployment fresh = Deployment.fulfilOrder(name, queueName, local, maxConcurrency, scale.pollWait(), artifact);
     this.adopted = stack.adoptionOf(old.queues().source(), fresh.queue());
