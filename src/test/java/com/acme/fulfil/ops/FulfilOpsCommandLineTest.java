@@ -49,11 +49,20 @@ class FulfilOpsCommandLineTest {
       "drop M-1 --force                | --force and --reason go together",
       "redrive --rate 0                | --rate takes messages a second from 1 to 500",
       "redrive --go --dry-run          | --go and --dry-run contradict each other",
+      "cutover --rate 3                | cutover does not take --rate",
       "book ORD-1                      | no command book"})
   void whatACommandDoesNotTakeIsRefusedBeforeAnyAwsCall(String commandLine, String said) throws Exception {
     OpsRun run = new OpsRun(NO_STACK, commandLine.strip().split("\\s+"));
     assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
     assertThat(run.err()).contains(said).doesNotContain("region");
+  }
+
+  /** Before the first deploy there is no stack to read: cutover asks only for the account's region. */
+  @Test
+  void cutoverNeedsARegionNotAStack() throws Exception {
+    OpsRun run = new OpsRun(NO_STACK, "cutover");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("no AWS region: set AWS_REGION to the region the old setup runs in");
   }
 
   /** An id pasted with a trailing space is no order id: looked up, it would find nothing and read as "not booked". */

@@ -21,6 +21,9 @@ public record OrderMessage(@JsonProperty("order_id") String orderId,
     @JsonProperty("service") Service service, @JsonProperty("ship_to") ShipTo shipTo,
     @JsonProperty("parcels") List<Parcel> parcels) {
 
+  /** The queue the checkout service sends to: part of the contract (docs/order-message.md), so the stack keeps it. */
+  public static final String QUEUE_NAME = "orders-to-fulfil";
+
   private static final Pattern ORDER_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
   /** Whether {@code text} is an order id as the contract defines one: 1-64 of {@code A-Z a-z 0-9 _ -}. */

@@ -57,7 +57,10 @@ public final class FulfilOrderFunction extends Construct {
         // Outlives source plus DLQ retention even at the SQS maxima (14 + 14 days), the same lifetime
         // the idempotency TTL covers: the invocations of any message someone inspects are still there.
         .retention(RetentionDays.ONE_MONTH)
-        .removalPolicy(RemovalPolicy.DESTROY)
+        // The old setup's function left this log group in the account; the first deploy adopts it (CloudFormation's
+        // import takes only a resource whose DeletionPolicy retains it) and keeps the old setup's lines.
+        // Only the deploy that creates it deletes it if that deploy rolls back (docs/deploy.md, "First deploy").
+        .removalPolicy(RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
         .build();
 
     // A role of our own instead of the default AWSLambdaBasicExecutionRole, whose log permissions

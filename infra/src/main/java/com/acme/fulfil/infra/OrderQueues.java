@@ -1,6 +1,7 @@
 package com.acme.fulfil.infra;
 
 import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.order.OrderMessage;
 import java.util.List;
 import software.amazon.awscdk.ArnComponents;
 import software.amazon.awscdk.Duration;
@@ -18,7 +19,7 @@ import software.constructs.Construct;
  * retention and redrive straight from the timing budget, both encrypted, TLS-only and kept when the stack goes.
  */
 public final class OrderQueues extends Construct {
-  static final String SOURCE_QUEUE_NAME = "orders-to-fulfil";
+  static final String SOURCE_QUEUE_NAME = OrderMessage.QUEUE_NAME;
   static final String DLQ_NAME = SOURCE_QUEUE_NAME + "-dlq";
   /**
    * Both queues outlive the stack and any update that would replace them: they hold up to 4 days of

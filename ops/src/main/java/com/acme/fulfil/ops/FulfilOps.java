@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.contract.TimingBudget;
 import com.acme.fulfil.order.OrderMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -82,8 +83,10 @@ public final class FulfilOps {
       return 2;
     }
     Common common = action.common;
-    try (Stack stack = Stack.resolve(env, common.stack)) {
-      Report report = action.run(stack, clock, err);
+    // A command for before the stack exists builds its own clients; every other one works on the stack.
+    try (Stack stack = action instanceof AccountAction ? null : Stack.resolve(env, common.stack)) {
+      Report report = action instanceof AccountAction beforeTheStack ? beforeTheStack.run(env, clock, err)
+          : action.run(stack, clock, err);
       if (common.json) {
         out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report.json()));
       } else {
@@ -105,7 +108,8 @@ public final class FulfilOps {
     CommandLine commandLine = new CommandLine(new Root())
         .addSubcommand(new OrderCommand()).addSubcommand(new DlqCommand()).addSubcommand(new RedriveCommand())
         .addSubcommand(new DropCommand()).addSubcommand(new CheckCommand()).addSubcommand(new CapacityCommand())
-        .addSubcommand(new DrillCommand()).addSubcommand(new CommandLine.HelpCommand());
+        .addSubcommand(new DrillCommand()).addSubcommand(new CutoverCommand())
+        .addSubcommand(new CommandLine.HelpCommand());
     // An argument starting with @ is an id pasted wrong, never a file of arguments.
     commandLine.setExpandAtFiles(false);
     // The general help lists each command as its own help begins: its usage line, then what it does.
@@ -176,6 +180,16 @@ public final class FulfilOps {
     void check() {}
 
     abstract Report run(Stack stack, Clock clock, PrintStream progress) throws InterruptedException;
+  }
+
+  /** A command for an account with no stack yet: the caller's credentials and region, no stack outputs. */
+  private abstract static class AccountAction extends Action {
+    @Override
+    final Report run(Stack stack, Clock clock, PrintStream progress) {
+      throw new IllegalStateException(getClass().getSimpleName() + " works on the account, not on a stack");
+    }
+
+    abstract Report run(Map<String, String> env, Clock clock, PrintStream progress) throws InterruptedException;
   }
 
   @Command(name = "order", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
@@ -333,6 +347,38 @@ public final class FulfilOps {
     @Override
     Report run(Stack stack, Clock clock, PrintStream progress) throws InterruptedException {
       return new PageDrill(stack, clock, PageDrill.POLL_EVERY, PageDrill.ACTION_LIMIT).run();
+    }
+  }
+
+  @Command(name = "cutover", synopsisHeading = "", descriptionHeading = "%n", optionListHeading = "%n", usageHelpWidth = 110,
+      customSynopsis = USAGE + "cutover [--go | --prepare-queues]", footer = "%n" + COMMON,
+      description = {"before the first deploy only (docs/deploy.md, \"First deploy\"): the old setup's event source mappings on",
+          "orders-to-fulfil and when its tries' bookings can all have appeared, exit status 0 only once they can;",
+          "--go disables the mappings first; --prepare-queues, once they are deleted, gives the queue and a new DLQ",
+          "the stack's settings from infra/cdk.json, for the deploy to import"})
+  private static final class CutoverCommand extends AccountAction {
+    @Option(names = "--go", description = "disable every mapping on the queue, and wait until Lambda says Disabled")
+    boolean go;
+    @Option(names = "--prepare-queues", description = "create the DLQ and set the queue's attributes as the stack declares them")
+    boolean prepareQueues;
+    @CommandLine.Spec CommandSpec spec;
+
+    @Override
+    void check() {
+      if (go && prepareQueues) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--go and --prepare-queues are steps apart: the"
+            + " quiet time and the old function's deletion come between them");
+      }
+    }
+
+    @Override
+    Report run(Map<String, String> env, Clock clock, PrintStream progress) throws InterruptedException {
+      Cutover.Step step = go ? Cutover.Step.DISABLE : prepareQueues ? Cutover.Step.PREPARE_QUEUES : Cutover.Step.REPORT;
+      try (AccountClients aws = AccountClients.from(env)) {
+        TimingBudget budget = CommittedSettings.from(env).budget();
+        return new Cutover(aws.sqs(), aws.lambda(), aws.cloudFormation(), common.stack,
+            new QueuePreparation(aws.sqs(), budget), clock).run(step, progress);
+      }
     }
   }
 }

@@ -217,11 +217,11 @@ record Stack(
     }
   }
 
-  private static Optional<URI> endpoint(Map<String, String> env, String name) {
+  static Optional<URI> endpoint(Map<String, String> env, String name) {
     return Optional.ofNullable(env.getOrDefault(name, env.get("AWS_ENDPOINT_URL"))).map(URI::create);
   }
 
-  private static AwsCredentialsProvider credentials(Map<String, String> env) {
+  static AwsCredentialsProvider credentials(Map<String, String> env) {
     String key = env.get("AWS_ACCESS_KEY_ID");
     String secret = env.get("AWS_SECRET_ACCESS_KEY");
     if (key != null && secret != null && env.get("AWS_SESSION_TOKEN") == null) {
@@ -230,7 +230,7 @@ record Stack(
     return DefaultCredentialsProvider.builder().build();
   }
 
-  private static <C, B extends AwsClientBuilder<B, C>> C build(B builder, Region region, AwsCredentialsProvider credentials,
+  static <C, B extends AwsClientBuilder<B, C>> C build(B builder, Region region, AwsCredentialsProvider credentials,
       Optional<URI> endpoint) {
     builder.region(region).credentialsProvider(credentials);
     endpoint.ifPresent(builder::endpointOverride);

@@ -112,10 +112,18 @@ public record Deployment(
 
   /** The incident's configuration with its mapping capped at {@code maxConcurrency}, which the incident's was not. */
   public static Deployment incident(TimeScale scale, int maxConcurrency) {
+    return oldSetup("incident", "incident-orders-to-fulfil", scale, maxConcurrency);
+  }
+
+  /**
+   * The setup this project replaces, under names of its own: the incident's configuration (30 s
+   * visibility, no DLQ, a 300 s function at batch size 1), as the first deploy finds it in the account.
+   */
+  public static Deployment oldSetup(String name, String queueName, TimeScale scale, int maxConcurrency) {
     Duration visibility = scale.toLocal(Duration.ofSeconds(30));
     Duration retention = scale.toLocal(Duration.ofDays(4));
     Duration functionTimeout = scale.toLocal(Duration.ofSeconds(300));
-    return new Deployment("incident", "the incident (30 s visibility, no DLQ)", "incident-orders-to-fulfil",
+    return new Deployment(name, "the incident (30 s visibility, no DLQ)", queueName,
         new QueueSettings(visibility, retention, Optional.empty()),
         new EsmSettings(1, Duration.ZERO, maxConcurrency, functionTimeout, scale.pollWait()),
         new FunctionCode.Incident(),

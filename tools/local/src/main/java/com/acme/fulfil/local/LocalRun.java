@@ -7,6 +7,7 @@ import com.acme.fulfil.local.scenario.DeploymentReport;
 import com.acme.fulfil.local.scenario.Durations;
 import com.acme.fulfil.local.scenario.ReportJson;
 import com.acme.fulfil.local.scenario.ReportText;
+import com.acme.fulfil.local.scenario.CutoverRun;
 import com.acme.fulfil.local.scenario.Scenario;
 import com.acme.fulfil.local.scenario.ScenarioSettings;
 import com.acme.fulfil.local.scenario.ServeMode;
@@ -70,6 +71,12 @@ public final class LocalRun {
         new ServeMode(connection, stack, sqs, scale)
             .serve(Deployment.fulfilOrder(budget, scale, options.concurrency(), options.artifact()), budget, options.seed(), out);
         return;
+      }
+      if (options.cutover()) {
+        int exit = new CutoverRun(connection, scale, out).run(options.orders(), options.concurrency(), options.seed(),
+            options.artifact());
+        out.flush();
+        System.exit(exit);
       }
       int exit = runScenario(options, scale, budget, connection, stack, sqs, out, logs, started);
       out.flush();

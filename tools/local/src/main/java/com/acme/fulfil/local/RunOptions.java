@@ -11,6 +11,7 @@ import java.util.Set;
 public record RunOptions(
     boolean help,
     boolean serve,
+    boolean cutover,
     int orders,
     double poisonShare,
     double rejectedShare,
@@ -62,6 +63,11 @@ public record RunOptions(
         --json FILE         also write the report as JSON (one object per configuration)
         --artifact ZIP      the function's deployable zip to run (default
                             function/target/fulfil-order.zip, which ./run-local builds)
+        --cutover           rehearse the first deploy into the account that runs the old setup
+                            (docs/deploy.md): the old setup with orders in flight, the cutover's
+                            steps and its quiet time, then this project's configuration on the
+                            same queue; --orders, --concurrency, --seed apply. Exit 1 if an order
+                            is booked twice or lost
         --serve             start the local stack with this project's configuration and keep it
                             running; prints the endpoints and AWS CLI commands to try
         --help              this text
@@ -70,6 +76,7 @@ public record RunOptions(
   public static RunOptions parse(String... args) {
     boolean help = false;
     boolean serve = false;
+    boolean cutover = false;
     int orders = 200;
     double poison = 0.02;
     double rejected = 0.01;
@@ -87,6 +94,7 @@ public record RunOptions(
       switch (option) {
         case "--help", "-h" -> help = true;
         case "--serve" -> serve = true;
+        case "--cutover" -> cutover = true;
         case "--orders" -> orders = positive(option, value(args, ++i, option));
         case "--poison" -> poison = percent(option, value(args, ++i, option));
         case "--rejected" -> rejected = percent(option, value(args, ++i, option));
@@ -112,7 +120,10 @@ public record RunOptions(
     // incident's function would hand every order back every second for six minutes, on the same cores.
     Set<String> configurations = only.map(Set::of)
         .orElse(day.endsWithARedrive() ? Set.of("fixed") : day.hasOutages() ? CONFIGURATIONS : Set.of("incident", "fixed"));
-    return new RunOptions(help, serve, orders, poison, rejected, day, batchSize, concurrency, ordersPerHour, seed, configurations,
+    if (serve && cutover) {
+      throw new IllegalArgumentException("--serve and --cutover are two different runs: choose one");
+    }
+    return new RunOptions(help, serve, cutover, orders, poison, rejected, day, batchSize, concurrency, ordersPerHour, seed, configurations,
         deadline, json, artifact);
   }
 

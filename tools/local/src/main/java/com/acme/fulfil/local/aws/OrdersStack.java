@@ -38,15 +38,43 @@ public final class OrdersStack {
 
   /** The DLQ (if the settings have a redrive) is named {@code <name>-dlq}, as in the CDK stack. */
   public OrdersQueues createQueues(String name, QueueSettings settings) {
-    Optional<QueueRef> deadLetter = settings.redrive().map(redrive -> createQueue(name + "-dlq", Map.of(
-        QueueAttributeName.MESSAGE_RETENTION_PERIOD, seconds(redrive.dlqRetention()))));
+    Optional<QueueRef> deadLetter = settings.redrive().map(redrive -> createDeadLetterQueue(name, redrive));
+    return new OrdersQueues(createQueue(name, sourceAttributes(settings, deadLetter)), deadLetter, settings);
+  }
+
+  /**
+   * The first deploy's queues around a source queue that already exists (the old setup's): the DLQ is
+   * created, the source is left exactly as it is until {@link #adopt(OrdersQueues)}. An empty DLQ that
+   * nothing points at yet changes nothing for the old setup.
+   */
+  public OrdersQueues adoptionOf(QueueRef existingSource, QueueSettings settings) {
+    Optional<QueueRef> deadLetter = settings.redrive().map(redrive -> createDeadLetterQueue(existingSource.name(), redrive));
+    return new OrdersQueues(existingSource, deadLetter, settings);
+  }
+
+  /**
+   * Gives the existing source queue the settings' visibility timeout, retention and redrive, as the
+   * cutover does before the import deploy (CloudFormation's import keeps a resource's properties as it
+   * finds them). Messages already in flight keep the visibility timeout they were received with.
+   */
+  public void adopt(OrdersQueues queues) {
+    sqs.setQueueAttributes(request -> request.queueUrl(queues.source().url())
+        .attributes(sourceAttributes(queues.settings(), queues.deadLetter())));
+  }
+
+  private QueueRef createDeadLetterQueue(String sourceName, QueueSettings.Redrive redrive) {
+    return createQueue(sourceName + "-dlq", Map.of(
+        QueueAttributeName.MESSAGE_RETENTION_PERIOD, seconds(redrive.dlqRetention())));
+  }
+
+  private static Map<QueueAttributeName, String> sourceAttributes(QueueSettings settings, Optional<QueueRef> deadLetter) {
     var attributes = new HashMap<QueueAttributeName, String>();
     attributes.put(QueueAttributeName.VISIBILITY_TIMEOUT, seconds(settings.visibilityTimeout()));
     attributes.put(QueueAttributeName.MESSAGE_RETENTION_PERIOD, seconds(settings.retention()));
     settings.redrive().ifPresent(redrive -> attributes.put(QueueAttributeName.REDRIVE_POLICY,
         "{\"deadLetterTargetArn\":\"" + deadLetter.orElseThrow().arn()
             + "\",\"maxReceiveCount\":\"" + redrive.maxReceiveCount() + "\"}"));
-    return new OrdersQueues(createQueue(name, attributes), deadLetter, settings);
+    return attributes;
   }
 
   public void createIdempotencyTable(String tableName) {

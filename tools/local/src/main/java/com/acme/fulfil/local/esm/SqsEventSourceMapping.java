@@ -112,16 +112,24 @@ public final class SqsEventSourceMapping implements AutoCloseable {
   }
 
   /**
+   * Stops polling and waits for the pollers to stop, as a mapping reaches Disabled: the invocations
+   * already running go on to their end, as in Lambda, and this does not wait for them.
+   */
+  public void disable() throws InterruptedException {
+    polling = false;
+    pollers.shutdown();
+    Duration pollerGrace = settings.pollWait().plus(settings.batchingWindow()).plusSeconds(5);
+    pollers.awaitTermination(pollerGrace.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
    * Stops polling, then waits for the invocations already running to return or time out (at most the
    * function timeout), as disabling a mapping lets its in-flight invocations finish.
    */
   @Override
   public void close() {
-    polling = false;
-    pollers.shutdown();
     try {
-      Duration pollerGrace = settings.pollWait().plus(settings.batchingWindow()).plusSeconds(5);
-      pollers.awaitTermination(pollerGrace.toMillis(), TimeUnit.MILLISECONDS);
+      disable();
       // Each running invocation holds a slot until it settles: owning them all means none is left.
       // An invocation may start a cold environment first (its init has a limit of its own).
       Duration invocationGrace = settings.functionTimeout().plusSeconds(70);

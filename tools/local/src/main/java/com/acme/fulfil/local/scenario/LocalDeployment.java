@@ -20,6 +20,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -64,11 +65,22 @@ public final class LocalDeployment implements AutoCloseable {
   public LocalDeployment(Deployment deployment, AwsConnection aws, OrdersStack stack, SqsClient mappingSqs,
       SimulatedPartner partner, MappingListener listener, Map<String, String> environmentOverrides,
       Consumer<String> functionLog) {
+    this(deployment, aws, stack, mappingSqs, partner, listener, environmentOverrides, functionLog,
+        stack.createQueues(deployment.queueName(), deployment.queue()));
+  }
+
+  /**
+   * On queues made beforehand: the first deploy's, around the old setup's source queue
+   * ({@link OrdersStack#adoptionOf}), which the mapping polls only after {@link #start()}.
+   */
+  public LocalDeployment(Deployment deployment, AwsConnection aws, OrdersStack stack, SqsClient mappingSqs,
+      SimulatedPartner partner, MappingListener listener, Map<String, String> environmentOverrides,
+      Consumer<String> functionLog, OrdersQueues queues) {
     this.deployment = deployment;
     this.secretId = deployment.name() + "/partner-api-key";
     this.table = deployment.name() + "-fulfil-order-idempotency";
     stack.putPartnerKey(secretId, partner.apiKey());
-    this.queues = stack.createQueues(deployment.queueName(), deployment.queue());
+    this.queues = queues;
     FunctionIdentity identity = new FunctionIdentity(functionName(), aws.region());
     this.function = switch (deployment.function()) {
       case Deployment.FunctionCode.Incident incident -> new InProcessFunction(
@@ -143,6 +155,17 @@ public final class LocalDeployment implements AutoCloseable {
   /** The event source mapping starts polling. */
   public void start() {
     mapping.start();
+  }
+
+  /**
+   * Disables the event source mapping: it stops polling, and this returns once it has, as the mapping
+   * reads Disabled; the invocations already running go on to their end.
+   *
+   * @return when the mapping was disabled
+   */
+  public Instant disableMapping() throws InterruptedException {
+    mapping.disable();
+    return Instant.now();
   }
 
   /** Stops polling, waits for the invocations still running (at most the function timeout), stops the function. */
