@@ -22,6 +22,8 @@ public final class MetricNames {
    */
   public static final String DEAD_LETTERED = "DeadLettered";
   public static final String PARTNER_LATENCY = "PartnerLatency";
+  /** A booking found at the partner after the order's late-booking hold had ended: the partner booked later than its contract allows. */
+  public static final String BOOKING_ADOPTED_AFTER_HOLD = "BookingAdoptedAfterHold";
   /** A record with neither a traceparent attribute nor an AWSTraceHeader: followed by its order id alone. */
   public static final String TRACE_CONTEXT_MISSING = "TraceContextMissing";
   /** A record whose trace context is not W3C's format (or X-Ray's): ignored, the order booked as usual. */
