@@ -21,7 +21,7 @@ public final class OrderRecordLayout {
   /** Until when the try that holds the order keeps it, epoch milliseconds. */
   public static final String LOCK_EXPIRY = "in_progress_expiration";
   /**
-   * The try that holds the order (its attempt id, sent to the partner as X-Request-Id): a claim is
+   * The try that holds the order (its attempt id, which starts each X-Request-Id it sends the partner): a claim is
    * this try's only while this is its id, whatever happened to the record in between.
    */
   public static final String HOLDER = "held_by";
@@ -42,13 +42,25 @@ public final class OrderRecordLayout {
    * partner's rejection: {@code fulfil-ops dlq} drops that message, and only that one, on this word.
    */
   public static final String DEAD_LETTER = "dead_letter_message_id";
+  /**
+   * When a try that had found the order unbooked at the partner ended with no booking request of ours that may
+   * still be carried out (none sent, or the partner's answer proved it booked nothing), ISO-8601 UTC; removed as a
+   * booking request leaves. A booking a later try finds while it is there is one the partner made later than its
+   * contract allows.
+   */
+  public static final String NOTHING_BOOKED_AT = "nothing_booked_at";
+  /**
+   * The source queue's message the partner rejected and the function could not send to the DLQ: it returned at once,
+   * and its next receive goes to the DLQ again without asking the partner (whose verdict on the same request stands).
+   */
+  public static final String REJECTED_MESSAGE = "rejected_message_id";
 
   public static final String IN_PROGRESS = "INPROGRESS";
   public static final String COMPLETED = "COMPLETED";
 
   /** The last try's outcome while it runs; still there later means it died (killed at its timeout). */
   public static final String CLAIMED = "claimed";
-  /** The last try's outcome when the partner refused the order as sent (400, 413, 415, 422). */
+  /** The last try's outcome when the partner refused the order as sent (400, 422 with the contract's codes). */
   public static final String PARTNER_REJECTED = "partner_rejected";
 
   private OrderRecordLayout() {}

@@ -39,6 +39,8 @@ public record TimingBudget(
   public static final int VISIBILITY_FACTOR = 6;
   /** The partner's contract (docs/partner-api.md): a booking can appear up to 300 s after its POST. */
   public static final Duration PARTNER_CONTRACT_MAXIMUM = Duration.ofSeconds(300);
+  /** How far our clock and the partner's may disagree: the late-booking hold adds it to the contract's maximum. */
+  public static final Duration CLOCK_SKEW_ALLOWANCE = Duration.ofSeconds(5);
   /** Time left, after both retentions, for a person to decide on a redrive. */
   public static final Duration TTL_BUFFER = Duration.ofDays(3);
   /** The period of the stack's alarms: each compares one 5-minute statistic with its threshold. */
@@ -396,7 +398,7 @@ public record TimingBudget(
   public static final class Builder {
     private Duration partnerWorstCase = Duration.ofSeconds(280);
     private Duration partnerContractMaximum = PARTNER_CONTRACT_MAXIMUM;
-    private Duration clockSkewAllowance = Duration.ofSeconds(5);
+    private Duration clockSkewAllowance = CLOCK_SKEW_ALLOWANCE;
     private Duration partnerLookupTimeout = Duration.ofSeconds(5);
     private Duration partnerDeadlineMargin = Duration.ofSeconds(10);
     private Duration functionTimeout = Duration.ofSeconds(300);

@@ -1,5 +1,6 @@
 package com.acme.fulfil.booking;
 
+import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.contract.OrderRecordLayout;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.partner.Deadline;
@@ -43,6 +44,7 @@ public final class OnceOnlyBooking {
    * The order's booking: this try's, or the one an earlier try made ({@link Booking#madeBy} tells).
    *
    * @throws OrderHeldElsewhereException another try holds the order now
+   * @throws RejectedBeforeException the partner rejected the order as this message carries it, on an earlier receive
    * @throws BookingUnconfirmedException this try's booking request may have been carried out
    */
   public Booking book(BookingAttempt attempt) {
@@ -54,21 +56,38 @@ public final class OnceOnlyBooking {
   }
 
   private Booking bookHolding(OrderRecords.Claim claim, BookingAttempt attempt) {
+    Optional<OrderRecords.Rejection> rejected =
+        claim.found().rejected().filter(rejection -> rejection.messageId().equals(attempt.messageId()));
+    if (rejected.isPresent()) {
+      // The same message, the same request: the partner's verdict on it stands, and asking again costs two calls.
+      RejectedBeforeException again = new RejectedBeforeException(rejected.get().reason());
+      endClaim(again, () -> records.release(claim, OrderRecordLayout.PARTNER_REJECTED, again.getMessage()));
+      throw again;
+    }
     OrderRecords.BookingRequestOut request;
     Deadline deadline;
+    boolean foundUnbooked = false;
     try {
       List<Shipment> existing = partner.lookup(attempt.order().orderId(), attempt.attemptId(), attempt.trace(),
           attempt.window().forLookup());
       if (!existing.isEmpty()) {
-        Booking adopted = adopt(existing, attempt);
+        Booking adopted = adopt(existing, claim, attempt);
         records.complete(claim, adopted);
         return adopted;
       }
+      foundUnbooked = true;
       deadline = attempt.window().forBooking();
       request = records.beforeBookingRequest(claim).orElseThrow(() -> new OrderHeldElsewhereException(null));
     } catch (RuntimeException nothingSent) {
       // No booking request has left under this claim: the order is free again at once.
-      endClaim(nothingSent, () -> records.release(claim, outcomeName(nothingSent), Failures.describe(nothingSent)));
+      boolean unbooked = foundUnbooked;
+      endClaim(nothingSent, () -> {
+        if (unbooked) {
+          records.releaseUnbooked(claim, outcomeName(nothingSent), Failures.describe(nothingSent));
+        } else {
+          records.release(claim, outcomeName(nothingSent), Failures.describe(nothingSent));
+        }
+      });
       throw nothingSent;
     }
     Booking booking = send(request, deadline, attempt);
@@ -77,7 +96,17 @@ public final class OnceOnlyBooking {
     return booking;
   }
 
-  private static Booking adopt(List<Shipment> existing, BookingAttempt attempt) {
+  /**
+   * The oldest of the order's bookings. One found after an earlier try had found the order unbooked with nothing of
+   * ours left to carry out can only have come from a booking request whose hold had ended: the partner booked later
+   * than its contract allows (or an answer that proved nothing booked was wrong), and a second booking may follow.
+   */
+  private Booking adopt(List<Shipment> existing, OrderRecords.Claim claim, BookingAttempt attempt) {
+    claim.found().nothingBookedAt().ifPresent(at -> {
+      metrics.count(MetricNames.BOOKING_ADOPTED_AFTER_HOLD);
+      LOG.error("the partner lists a booking of this order although a try at {} found none with nothing of ours left to"
+          + " book: the partner booked after the late-booking hold ended, later than its contract allows", at);
+    });
     if (existing.size() > 1) {
       LOG.warn("order already has {} bookings at the partner; adopting the oldest, cancel the others with the partner",
           existing.size());
@@ -93,7 +122,12 @@ public final class OnceOnlyBooking {
     long started = System.nanoTime();
     Shipment shipment;
     try {
-      shipment = partner.book(ShipmentRequest.of(attempt.order()), attempt.attemptId(), attempt.trace(), deadline);
+      try {
+        shipment = partner.book(ShipmentRequest.of(attempt.order()), attempt.attemptId(), attempt.trace(), deadline);
+      } finally {
+        // However it ended: a partner drifting towards the contract's maximum shows in its unanswered calls first.
+        metrics.partnerLatency(Duration.ofNanos(System.nanoTime() - started));
+      }
     } catch (RuntimeException ending) {
       Optional<NotBooked> proof = ending instanceof PartnerException answer ? answer.notBooked() : Optional.empty();
       if (proof.isPresent()) {
@@ -110,7 +144,6 @@ public final class OnceOnlyBooking {
       }
       throw new BookingUnconfirmedException(heldUntil, ending);
     }
-    metrics.partnerLatency(Duration.ofNanos(System.nanoTime() - started));
     return Booking.of(shipment, Booking.Source.BOOKED, attempt.attemptId());
   }
 

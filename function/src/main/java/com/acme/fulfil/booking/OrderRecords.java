@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -17,7 +18,9 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * Each order's record in DynamoDB ({@link OrderRecordLayout}): the claim a try must win before it may call the
@@ -56,8 +59,23 @@ public final class OrderRecords {
   /** What a try found when it went to claim its order. */
   public sealed interface ClaimResult {}
 
-  /** This try ({@code holder}, its attempt id) holds the order until {@code lockEnd}; no booking request has left. */
-  public record Claim(String orderId, String key, String holder, Instant lockEnd) implements ClaimResult {}
+  /**
+   * This try ({@code holder}, its attempt id) holds the order until {@code lockEnd}; no booking request has left.
+   * {@code found}: what earlier tries left on the record for this one.
+   */
+  public record Claim(String orderId, String key, String holder, Instant lockEnd, Found found) implements ClaimResult {}
+
+  /**
+   * What the claim found on the record: since when nothing of ours is out at the partner ({@link
+   * OrderRecordLayout#NOTHING_BOOKED_AT}), and the message the partner rejected that could not go to the DLQ, with
+   * the rejection ({@link OrderRecordLayout#REJECTED_MESSAGE}).
+   */
+  public record Found(Optional<Instant> nothingBookedAt, Optional<Rejection> rejected) {
+    public static final Found NOTHING = new Found(Optional.empty(), Optional.empty());
+  }
+
+  /** The partner's rejection of the order as {@code messageId} carried it, as the record's last reason says. */
+  public record Rejection(String messageId, String reason) {}
 
   public record AlreadyBooked(Booking booking) implements ClaimResult {}
 
@@ -71,11 +89,13 @@ public final class OrderRecords {
     String key = OrderRecordLayout.keyOf(functionName, orderId);
     Instant now = clock.instant();
     Instant lockEnd = window.invocationEnd().plus(lateBookingHold);
+    UpdateItemResponse claimed;
     try {
-      dynamoDb.updateItem(r -> r.tableName(table).key(key(key)).conditionExpression(CLAIMABLE)
+      claimed = dynamoDb.updateItem(r -> r.tableName(table).key(key(key)).conditionExpression(CLAIMABLE)
           .updateExpression("SET #status = :in_progress, #lock = :lock, #holder = :holder, #expiry = :expiry, #try_at = :now,"
-              + " #outcome = :claimed ADD #tries :one REMOVE #reason, #booking, #dead_letter")
+              + " #outcome = :claimed ADD #tries :one REMOVE #reason, #booking, #dead_letter, #rejected")
           .expressionAttributeNames(Map.ofEntries(Map.entry("#id", KEY), Map.entry("#expiry", EXPIRY),
+              Map.entry("#rejected", REJECTED_MESSAGE),
               Map.entry("#status", STATUS), Map.entry("#lock", LOCK_EXPIRY), Map.entry("#holder", HOLDER),
               Map.entry("#try_at", LAST_TRY_AT), Map.entry("#outcome", LAST_OUTCOME), Map.entry("#tries", TRIES),
               Map.entry("#reason", LAST_REASON), Map.entry("#booking", BOOKING), Map.entry("#dead_letter", DEAD_LETTER)))
@@ -83,8 +103,9 @@ public final class OrderRecords {
               ":now", s(now.toString()), ":in_progress", s(IN_PROGRESS), ":claimed", s(CLAIMED), ":one", n(1),
               ":lock", n(lockEnd.toEpochMilli()), ":holder", s(attemptId),
               ":expiry", n(now.plus(recordLifetime).getEpochSecond())))
+          .returnValues(ReturnValue.ALL_OLD)
           .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
-      return new Claim(orderId, key, attemptId, lockEnd);
+      return new Claim(orderId, key, attemptId, lockEnd, found(claimed.attributes()));
     } catch (ConditionalCheckFailedException e) {
       // Not every DynamoDB implementation returns the item with the failure: read it then.
       Map<String, AttributeValue> held = e.hasItem() && !e.item().isEmpty() ? e.item() : read(key);
@@ -94,11 +115,30 @@ public final class OrderRecords {
       }
       if (IN_PROGRESS.equals(text(held, STATUS)) && attemptId.equals(text(held, HOLDER))) {
         // This try's own claim: the write was applied, its answer lost, and the SDK sent it again.
-        return new Claim(orderId, key, attemptId, lockEnd);
+        return new Claim(orderId, key, attemptId, lockEnd, Found.NOTHING);
       }
       return new HeldElsewhere(held.containsKey(LOCK_EXPIRY)
           ? Instant.ofEpochMilli(Long.parseLong(held.get(LOCK_EXPIRY).n())) : now);
+    } catch (SdkException unanswered) {
+      // DynamoDB may have applied the claim and its answer been lost, past the SDK's retries: nothing was sent under
+      // it, so free it if it is this try's, rather than leave the order locked for the invocation and the hold.
+      try {
+        end(new Claim(orderId, key, attemptId, lockEnd, Found.NOTHING), Instant.EPOCH, Optional.empty(), "claim_unconfirmed",
+            "the claim's answer was lost: " + Failures.describe(unanswered));
+      } catch (SdkException stillFailing) {
+        unanswered.addSuppressed(stillFailing);
+      }
+      throw unanswered;
     }
+  }
+
+  /** What an earlier try left on the record, read from the record as the claim replaced it. */
+  private static Found found(Map<String, AttributeValue> before) {
+    String rejected = text(before, REJECTED_MESSAGE);
+    String reason = text(before, LAST_REASON);
+    return new Found(Optional.ofNullable(text(before, NOTHING_BOOKED_AT)).map(Instant::parse),
+        PARTNER_REJECTED.equals(text(before, LAST_OUTCOME)) && rejected != null && reason != null
+            ? Optional.of(new Rejection(rejected, reason)) : Optional.empty());
   }
 
   /**
@@ -108,8 +148,9 @@ public final class OrderRecords {
   public Optional<BookingRequestOut> beforeBookingRequest(Claim claim) {
     try {
       dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key())).conditionExpression(HELD_BY_THIS_CLAIM)
-          .updateExpression("SET #post_at = :now")
-          .expressionAttributeNames(Map.of("#status", STATUS, "#holder", HOLDER, "#post_at", LAST_POST_AT))
+          .updateExpression("SET #post_at = :now REMOVE #nothing_booked")
+          .expressionAttributeNames(Map.of("#status", STATUS, "#holder", HOLDER, "#post_at", LAST_POST_AT,
+              "#nothing_booked", NOTHING_BOOKED_AT))
           .expressionAttributeValues(Map.of(":in_progress", s(IN_PROGRESS), ":ours", s(claim.holder()),
               ":now", s(clock.instant().toString()))));
       return Optional.of(new BookingRequestOut(claim));
@@ -123,21 +164,30 @@ public final class OrderRecords {
     Instant now = clock.instant();
     dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key()))
         .updateExpression("SET #status = :completed, #booking = :booking, #expiry = :expiry, #outcome = :outcome"
-            + " REMOVE #reason, #lock, #holder")
+            + " REMOVE #reason, #lock, #holder, #nothing_booked")
         .expressionAttributeNames(Map.of("#status", STATUS, "#booking", BOOKING, "#expiry", EXPIRY,
-            "#outcome", LAST_OUTCOME, "#reason", LAST_REASON, "#lock", LOCK_EXPIRY, "#holder", HOLDER))
+            "#outcome", LAST_OUTCOME, "#reason", LAST_REASON, "#lock", LOCK_EXPIRY, "#holder", HOLDER,
+            "#nothing_booked", NOTHING_BOOKED_AT))
         .expressionAttributeValues(Map.of(":completed", s(COMPLETED), ":booking", s(json(booking)), ":expiry",
             n(now.plus(recordLifetime).getEpochSecond()), ":outcome", s(booking.source().name().toLowerCase()))));
   }
 
   /** Frees the order at once after a try that sent no booking request; the record stays, as the try's trace. */
   public void release(Claim claim, String outcome, String reason) {
-    end(claim, Instant.EPOCH, outcome, reason);
+    end(claim, Instant.EPOCH, Optional.empty(), outcome, reason);
   }
 
-  /** Frees the order at once after a booking request, on the partner's proof that it booked nothing. */
+  /** {@link #release(Claim, String, String)} after a lookup that found the order unbooked: nothing of ours is out. */
+  public void releaseUnbooked(Claim claim, String outcome, String reason) {
+    end(claim, Instant.EPOCH, Optional.of(clock.instant()), outcome, reason);
+  }
+
+  /**
+   * Frees the order at once after a booking request, on the partner's proof that it booked nothing; its lookup had
+   * found nothing, so nothing of ours is out.
+   */
   public void release(BookingRequestOut request, NotBooked proof, String outcome, String reason) {
-    end(request.claim(), Instant.EPOCH, outcome, reason + " (" + proof + ")");
+    end(request.claim(), Instant.EPOCH, Optional.of(clock.instant()), outcome, reason + " (" + proof + ")");
   }
 
   /**
@@ -146,7 +196,7 @@ public final class OrderRecords {
    */
   public Instant hold(BookingRequestOut request, String outcome, String reason) {
     Instant lockEnd = clock.instant().plus(lateBookingHold);
-    end(request.claim(), lockEnd, outcome, reason);
+    end(request.claim(), lockEnd, Optional.empty(), outcome, reason);
     return lockEnd;
   }
 
@@ -165,15 +215,39 @@ public final class OrderRecords {
     }
   }
 
-  /** Only this claim's own lock is touched: a try that outlived it must not free the try that took over. */
-  private void end(Claim claim, Instant lockEnd, String outcome, String reason) {
+  /**
+   * Names the source queue's message the partner rejected, which could not be sent to the DLQ and returns, while the
+   * record's last try still ends with that rejection: its next receive goes to the DLQ without a partner call.
+   */
+  public void rejectedMessageReturned(String orderId, String messageId) {
+    try {
+      dynamoDb.updateItem(r -> r.tableName(table).key(key(OrderRecordLayout.keyOf(functionName, orderId)))
+          .conditionExpression("#outcome = :rejected").updateExpression("SET #rejected = :message")
+          .expressionAttributeNames(Map.of("#outcome", LAST_OUTCOME, "#rejected", REJECTED_MESSAGE))
+          .expressionAttributeValues(Map.of(":rejected", s(PARTNER_REJECTED), ":message", s(messageId))));
+    } catch (ConditionalCheckFailedException e) {
+      // Another try has claimed the order since: it asks the partner again, as any try does.
+    }
+  }
+
+  /**
+   * Only this claim's own lock is touched: a try that outlived it must not free the try that took over. With {@code
+   * nothingBooked}, the record says from when nothing of ours was out ({@link OrderRecordLayout#NOTHING_BOOKED_AT}).
+   */
+  private void end(Claim claim, Instant lockEnd, Optional<Instant> nothingBooked, String outcome, String reason) {
+    Map<String, String> names = new HashMap<>(Map.of("#status", STATUS, "#holder", HOLDER, "#lock", LOCK_EXPIRY,
+        "#outcome", LAST_OUTCOME, "#reason", LAST_REASON));
+    Map<String, AttributeValue> values = new HashMap<>(Map.of(":in_progress", s(IN_PROGRESS), ":ours", s(claim.holder()),
+        ":lock_end", n(lockEnd.toEpochMilli()), ":outcome", s(outcome), ":reason", s(reason)));
+    nothingBooked.ifPresent(at -> {
+      names.put("#nothing_booked", NOTHING_BOOKED_AT);
+      values.put(":nothing_booked", s(at.toString()));
+    });
     try {
       dynamoDb.updateItem(r -> r.tableName(table).key(key(claim.key())).conditionExpression(HELD_BY_THIS_CLAIM)
-          .updateExpression("SET #lock = :lock_end, #outcome = :outcome, #reason = :reason")
-          .expressionAttributeNames(Map.of("#status", STATUS, "#holder", HOLDER, "#lock", LOCK_EXPIRY,
-              "#outcome", LAST_OUTCOME, "#reason", LAST_REASON))
-          .expressionAttributeValues(Map.of(":in_progress", s(IN_PROGRESS), ":ours", s(claim.holder()),
-              ":lock_end", n(lockEnd.toEpochMilli()), ":outcome", s(outcome), ":reason", s(reason))));
+          .updateExpression("SET #lock = :lock_end, #outcome = :outcome, #reason = :reason"
+              + (nothingBooked.isPresent() ? ", #nothing_booked = :nothing_booked" : ""))
+          .expressionAttributeNames(names).expressionAttributeValues(values));
     } catch (ConditionalCheckFailedException e) {
       // Another try holds the order now; its lock and its story are not ours to change.
     }

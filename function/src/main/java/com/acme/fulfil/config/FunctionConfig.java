@@ -25,11 +25,12 @@ public record FunctionConfig(String functionName, String idempotencyTable, URI p
 
   public static FunctionConfig fromEnvironment(Map<String, String> env) {
     Reader r = new Reader(env, TimingBudget.defaults().functionEnvironment());
-    FunctionConfig config = new FunctionConfig(
-        r.required("AWS_LAMBDA_FUNCTION_NAME"), // Lambda sets it; it is the first part of every order's key.
-        r.required(IDEMPOTENCY_TABLE_NAME), r.partnerUrl(PARTNER_BASE_URL), r.required(PARTNER_API_KEY_SECRET_ID),
+    String functionName = r.required("AWS_LAMBDA_FUNCTION_NAME"); // Lambda sets it; it is the first part of every order's key.
+    String table = r.required(IDEMPOTENCY_TABLE_NAME);
+    URI partner = r.partnerUrl(PARTNER_BASE_URL);
+    FunctionConfig config = new FunctionConfig(functionName, table, partner, r.required(PARTNER_API_KEY_SECRET_ID),
         r.millis(PARTNER_DEADLINE_MARGIN_MS), r.millis(PARTNER_WORST_CASE_MS), r.millis(PARTNER_LOOKUP_TIMEOUT_MS),
-        r.millis(PARTNER_LATE_BOOKING_HOLD_MS), r.positiveInt(RECORD_CONCURRENCY), r.positiveInt(MAX_RECEIVE_COUNT),
+        r.lateBookingHold(PARTNER_LATE_BOOKING_HOLD_MS, partner), r.positiveInt(RECORD_CONCURRENCY), r.positiveInt(MAX_RECEIVE_COUNT),
         new RetrySchedule(r.millis(RETRY_FIRST_BACKOFF_MS), r.millis(RETRY_LONGEST_BACKOFF_MS),
             (int) r.number(RETRY_JITTER_PERCENT, 0, 50, "a whole number from 0 to 50"),
             Duration.ofMillis(r.number(RETRY_AFTER_LOCK_MS, 0, Long.MAX_VALUE, "a whole number not negative"))),
@@ -94,6 +95,21 @@ public record FunctionConfig(String functionName, String idempotencyTable, URI p
 
     Duration millis(String name) {
       return Duration.ofMillis(number(name, 1, Long.MAX_VALUE, "a positive whole number"));
+    }
+
+    /**
+     * At least the contract's maximum plus the clock-skew allowance: a shorter hold lets a try book again while the
+     * partner may still carry out the last request. Only a partner on this machine (the local run, the tests), whose
+     * contract is scaled down with their time, may be held for less.
+     */
+    Duration lateBookingHold(String name, URI partner) {
+      Duration hold = millis(name);
+      Duration least = TimingBudget.PARTNER_CONTRACT_MAXIMUM.plus(TimingBudget.CLOCK_SKEW_ALLOWANCE);
+      if (hold.compareTo(least) < 0 && partner != null && !LOOPBACK_HOSTS.contains(partner.getHost())) {
+        problems.add(name + " must be at least " + least.toMillis() + " (the partner's contract maximum plus the clock-skew"
+            + " allowance), got " + hold.toMillis());
+      }
+      return hold;
     }
 
     int positiveInt(String name) {

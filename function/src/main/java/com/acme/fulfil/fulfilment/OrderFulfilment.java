@@ -12,6 +12,7 @@ import com.acme.fulfil.booking.Failures;
 import com.acme.fulfil.booking.NoTimeToBookException;
 import com.acme.fulfil.booking.OnceOnlyBooking;
 import com.acme.fulfil.booking.OrderHeldElsewhereException;
+import com.acme.fulfil.booking.RejectedBeforeException;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.order.InvalidOrder;
@@ -70,7 +71,7 @@ public final class OrderFulfilment {
       }
       case ValidOrder valid -> {
         MDC.put(OrderLogFields.ORDER_ID, valid.order().orderId());
-        yield book(valid.order(), window, trace);
+        yield book(valid.order(), window, trace, message.getMessageId());
       }
     };
     report(outcome);
@@ -100,10 +101,10 @@ public final class OrderFulfilment {
     return trace;
   }
 
-  private RecordOutcome book(OrderMessage order, CallWindow window, Optional<TraceContext> trace) {
+  private RecordOutcome book(OrderMessage order, CallWindow window, Optional<TraceContext> trace, String messageId) {
     String attemptId = UUID.randomUUID().toString();
     try {
-      Booking booked = booking.book(new BookingAttempt(order, attemptId, window, trace));
+      Booking booked = booking.book(new BookingAttempt(order, attemptId, window, trace, messageId));
       if (!booked.madeBy(attemptId)) {
         return new RecordOutcome.AlreadyBooked(booked);
       }
@@ -112,7 +113,7 @@ public final class OrderFulfilment {
     } catch (OrderHeldElsewhereException e) {
       return new RecordOutcome.InProgressElsewhere(
           e.until().<NextTry>map(NextTry.AfterLock::new).orElseGet(NextTry.QueueTimeout::new));
-    } catch (PartnerRejectedException e) {
+    } catch (PartnerRejectedException | RejectedBeforeException e) {
       return new RecordOutcome.Rejected(OrderRecordLayout.PARTNER_REJECTED, e.getMessage(), order.orderId());
     } catch (BookingUnconfirmedException e) {
       // The partner may still book: the order stays locked, and so must the message.

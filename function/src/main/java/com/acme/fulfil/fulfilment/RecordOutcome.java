@@ -28,8 +28,8 @@ public sealed interface RecordOutcome {
   record AlreadyBooked(Booking booking) implements Done {}
 
   /**
-   * Can never succeed as it is: sent straight to the DLQ, or, if that send fails, returned at once for the redrive
-   * policy to move there. {@code failureClass} is one of {@link #CLASSES}; {@code orderId} is null if unreadable.
+   * Can never succeed as it is: sent straight to the DLQ, or, if that send fails, returned at once for the next receive
+   * to send it again, or the redrive policy after its last. {@code failureClass} is one of {@link #CLASSES}; {@code orderId} is null if unreadable.
    */
   record Rejected(String failureClass, String reason, String orderId) implements RecordOutcome {
     public static final String INVALID_MESSAGE = "invalid_message";

@@ -25,8 +25,10 @@ import java.util.concurrent.Semaphore;
 /**
  * Runs a batch's records side by side, at most {@code recordConcurrency} at once (partner calls take minutes, so ten
  * in sequence could never fit one invocation), and answers the partial batch response: exactly the failed records.
- * A record that can never succeed goes to the DLQ and counts as done; if that send fails, it is failed, visible again
- * at once, for the redrive policy. Every other failed record returns when its try said ({@link RetryWaits}).
+ * A record that can never succeed goes to the DLQ and counts as done; if that send fails, it is failed and visible
+ * again at once: its next receive sends it again (a partner's rejection without asking the partner again, {@link
+ * DeadLetters}), and the redrive policy moves it after its last. Every other failed record returns when its try said
+ * ({@link RetryWaits}).
  *
  * <p>Record threads are pooled and outlive the invocation: Powertools keeps its Jackson mapper per thread, so a
  * thread per record would build a mapper for every booking it stores. The pool grows rather than queues, so

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What each answer of the partner means for a try: the table of docs/partner-api.md, in one place. The partner never
@@ -22,6 +23,15 @@ import java.util.Optional;
  * entry plainly names another order.
  */
 final class PartnerAnswers {
+  /**
+   * The partner's verdicts, by the status the contract sends each with: only these codes are the partner's. A
+   * gateway's own error JSON ({@code "error":"Bad Request"}) has the shape and proves nothing.
+   */
+  private static final Map<Integer, Set<String>> VERDICTS =
+      Map.of(400, Set.of("invalid_request"), 422, Set.of("address_rejected", "unsupported_destination"));
+  private static final String INVALID_API_KEY = "invalid_api_key";
+  private static final String RATE_LIMITED = "rate_limited";
+
   private final ObjectMapper json;
   /**
    * One JSON document or none: a list followed by more bytes (a proxy's page, two answers run together) proves
@@ -42,20 +52,33 @@ final class PartnerAnswers {
           "partner answered 201 with a body that is not this order's booking: it booked something we cannot read"));
       case 400, 422 -> {
         String error = partnersError(body);
-        if (error == null) {
-          throw unknown("partner answered " + status + " without its JSON error body: not the partner's verdict");
+        if (error == null || !VERDICTS.get(status).contains(error)) {
+          throw unknown("partner answered " + status + " without an error code the contract gives it: not the partner's verdict");
         }
         throw new PartnerRejectedException(status, error);
       }
-      case 413 -> throw new PartnerRejectedException(status, "payload_too_large");
-      case 415 -> throw new PartnerRejectedException(status, "unsupported_media_type");
-      case 401 -> throw PartnerUnavailableException.keyRefused(
-          "partner refused the API key even after re-reading the secret (401): rotate the secret");
-      case 429 -> throw PartnerUnavailableException.rateLimited(
-          "partner rate limited the call (429, Retry-After " + retryAfter + ")", retryAfter(retryAfter));
+      case 401 -> {
+        if (!keyRefused(status, body)) {
+          throw unknown("partner answered 401 without the contract's invalid_api_key body: not the partner's refusal");
+        }
+        throw PartnerUnavailableException.keyRefused(
+            "partner refused the API key even after re-reading the secret (401): rotate the secret");
+      }
+      case 429 -> {
+        if (!RATE_LIMITED.equals(partnersError(body))) {
+          throw unknown("partner answered 429 without the contract's rate_limited body: not the partner's refusal");
+        }
+        throw PartnerUnavailableException.rateLimited(
+            "partner rate limited the call (429, Retry-After " + retryAfter + ")", retryAfter(retryAfter));
+      }
       default -> throw unknown("partner answered " + status
           + ", which does not say that nothing was booked (a gateway may answer while the partner still books)");
     };
+  }
+
+  /** Whether an answer is the partner's refusal of the key (401 {@code invalid_api_key}): nothing was done, send again. */
+  boolean keyRefused(int status, String body) {
+    return status == 401 && INVALID_API_KEY.equals(partnersError(body));
   }
 
   /**
@@ -150,7 +173,7 @@ final class PartnerAnswers {
     }
   }
 
-  /** The partner's {@code error} code, or null when the body is not the partner's JSON error document. */
+  /** The {@code error} code of a body that is one JSON error document, or null when it is none. */
   private String partnersError(String body) {
     JsonNode error = document(body).path("error");
     return error.isTextual() && !error.asText().isBlank() ? error.asText() : null;

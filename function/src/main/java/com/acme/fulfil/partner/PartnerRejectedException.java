@@ -1,6 +1,6 @@
 package com.acme.fulfil.partner;
 
-/** The partner's verdict (400 or 422 with its error body), or a request it can never take (413, 415): nothing booked. */
+/** The partner's verdict (400 or 422 with an error code the contract gives that status): nothing booked. */
 public final class PartnerRejectedException extends PartnerException {
   /** @param error the partner's error code ({@code invalid_request}, {@code address_rejected}, ...) */
   PartnerRejectedException(int status, String error) {

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Nothing booked, retry later: the partner said so (429, a key refused even after a refresh), the booking request
+ * Nothing booked, retry later: the partner said so (429, a key refused), the booking request
  * never reached the network, or the call was a lookup, which never books.
  */
 public final class PartnerUnavailableException extends PartnerException {
@@ -30,6 +30,14 @@ public final class PartnerUnavailableException extends PartnerException {
   /** A 429, with the wait the partner asked for when its {@code Retry-After} could be read. */
   static PartnerUnavailableException rateLimited(String message, Optional<Duration> retryAfter) {
     return new PartnerUnavailableException(message, null, new NotBooked("429"), retryAfter, false);
+  }
+
+  /**
+   * The partner refused the key (its own 401, to this request) and the secret could not be read again: nothing was
+   * booked, and Secrets Manager may answer the next try.
+   */
+  static PartnerUnavailableException keyNotReRead(String message, Throwable cause) {
+    return new PartnerUnavailableException(message, cause, new NotBooked("401 invalid_api_key"), Optional.empty(), false);
   }
 
   /** The key was refused again after it was re-read from the secret: retrying soon only burns receives. */

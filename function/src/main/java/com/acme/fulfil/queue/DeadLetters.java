@@ -46,11 +46,25 @@ public final class DeadLetters {
     this.clock = clock;
   }
 
-  /** True once the DLQ holds the message, which the source may then delete; false with no DLQ or if SQS refused. */
+  /**
+   * True once the DLQ holds the message, which the source may then delete; false with no DLQ or if SQS refused. A
+   * message the partner rejected that stays on the source is named on the order's record, so that its next receive
+   * comes back here without asking the partner again.
+   */
   public boolean send(SQSMessage message, RecordOutcome.Rejected rejected) {
-    if (deadLetterQueueUrl.isEmpty()) {
-      return false;
+    boolean sent = deadLetterQueueUrl.isPresent() && sendTo(deadLetterQueueUrl.get(), message, rejected);
+    if (!sent && OrderRecordLayout.PARTNER_REJECTED.equals(rejected.failureClass())) {
+      try {
+        records.rejectedMessageReturned(rejected.orderId(), message.getMessageId());
+      } catch (SdkException e) {
+        LOG.warn("the order's record does not name the rejected message ({}): its next receive asks the partner again",
+            e.toString());
+      }
     }
+    return sent;
+  }
+
+  private boolean sendTo(String queueUrl, SQSMessage message, RecordOutcome.Rejected rejected) {
     Map<String, MessageAttributeValue> attributes = new HashMap<>();
     if (message.getMessageAttributes() != null) {
       message.getMessageAttributes().forEach((name, value) -> attributes.put(name, copy(value)));
@@ -66,7 +80,7 @@ public final class DeadLetters {
         .orElse(Map.of());
     String id;
     try {
-      id = sqs.get().sendMessage(r -> r.queueUrl(deadLetterQueueUrl.get()).messageBody(message.getBody())
+      id = sqs.get().sendMessage(r -> r.queueUrl(queueUrl).messageBody(message.getBody())
           .messageAttributes(labelFits ? labelled : attributes).messageSystemAttributes(systemAttributes)).messageId();
     } catch (SdkException e) {
       LOG.warn("could not send the message to the DLQ ({}); it takes the redrive policy's path", e.toString());

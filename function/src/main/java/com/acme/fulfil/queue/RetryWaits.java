@@ -45,7 +45,8 @@ public final class RetryWaits {
   public Optional<Duration> waitFor(SQSMessage message, RecordOutcome outcome) {
     return switch (outcome) {
       case RecordOutcome.Done done -> Optional.empty();
-      // Never bookable: back for the redrive policy at once (only when the function's DLQ send failed).
+      // Never bookable, and the DLQ send failed: back at once, for the next receive to send it again (a partner's
+      // rejection without a partner call) or, after its last, for the redrive policy.
       case RecordOutcome.Rejected rejected -> Optional.of(Duration.ZERO);
       case RecordOutcome.Retry retry -> waitFor(OrderFulfilment.receiveCount(message), retry.next());
       case RecordOutcome.InProgressElsewhere held -> waitFor(OrderFulfilment.receiveCount(message), held.next());

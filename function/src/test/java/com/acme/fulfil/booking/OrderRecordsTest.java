@@ -168,10 +168,39 @@ class OrderRecordsTest {
     Instant invocationEnd = clock.instant().plusSeconds(300);
 
     assertThat(resending.claim(orderId, "try-1", until(invocationEnd)))
-        .isEqualTo(new OrderRecords.Claim(orderId, OrderRecordLayout.keyOf(FUNCTION, orderId), "try-1", invocationEnd.plus(HOLD)));
+        .isEqualTo(new OrderRecords.Claim(orderId, OrderRecordLayout.keyOf(FUNCTION, orderId), "try-1", invocationEnd.plus(HOLD),
+            OrderRecords.Found.NOTHING));
     assertThat(item().get("tries").n()).as("one try, counted once").isEqualTo("1");
     assertThat(records.claim(orderId, "try-2", until(invocationEnd))).as("and no other try holds it")
         .isInstanceOf(OrderRecords.HeldElsewhere.class);
+  }
+
+  /**
+   * DynamoDB applied the claim, its answer was lost and the SDK's retries ran out: the try fails before it sends
+   * anything, so it frees what may be its claim rather than leave the order locked for its invocation and the hold.
+   */
+  @Test
+  void aClaimAppliedButReportedFailedIsFreedAgain() {
+    java.util.concurrent.atomic.AtomicBoolean lost = new java.util.concurrent.atomic.AtomicBoolean();
+    DynamoDbClient answerLost = (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(),
+        new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
+          try {
+            Object answer = method.invoke(dynamoDb, args);
+            if (method.getName().equals("updateItem") && lost.compareAndSet(false, true)) {
+              throw software.amazon.awssdk.core.exception.SdkClientException.create("the answer was lost; retries exhausted");
+            }
+            return answer;
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+    OrderRecords losing = new OrderRecords(answerLost, TABLE, FUNCTION, HOLD, LIFETIME, new ObjectMapper(), clock);
+    Instant invocationEnd = clock.instant().plusSeconds(300);
+
+    assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> losing.claim(orderId, "try-1", until(invocationEnd))))
+        .isInstanceOf(software.amazon.awssdk.core.exception.SdkException.class);
+    assertThat(records.claim(orderId, "try-2", until(invocationEnd))).as("the next try finds the order free")
+        .isInstanceOf(OrderRecords.Claim.class);
   }
 
   @Test

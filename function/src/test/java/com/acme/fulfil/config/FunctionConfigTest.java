@@ -34,6 +34,24 @@ class FunctionConfigTest {
     assertThat(config.endpoints().dynamoDb()).isEmpty();
   }
 
+  /**
+   * The hold is the one margin exactly once rests on against a partner that books late: below the contract's maximum
+   * plus the clock-skew allowance the function refuses to start. Only a partner on this machine, whose contract the
+   * local run and the tests scale down with their time, may have a shorter one.
+   */
+  @Test
+  void aLateBookingHoldShorterThanTheContractAllowsIsRefused() {
+    Map<String, String> env = minimal();
+    env.put("PARTNER_LATE_BOOKING_HOLD_MS", "304999");
+    assertThatThrownBy(() -> FunctionConfig.fromEnvironment(env))
+        .hasMessageContaining("PARTNER_LATE_BOOKING_HOLD_MS must be at least 305000");
+    env.put("PARTNER_LATE_BOOKING_HOLD_MS", "305000");
+    assertThat(FunctionConfig.fromEnvironment(env).lateBookingHold()).isEqualTo(Duration.ofSeconds(305));
+    env.put("PARTNER_BASE_URL", "http://127.0.0.1:8080");
+    env.put("PARTNER_LATE_BOOKING_HOLD_MS", "4200");
+    assertThat(FunctionConfig.fromEnvironment(env).lateBookingHold()).isEqualTo(Duration.ofMillis(4200));
+  }
+
   @Test
   void everyMissingVariableIsNamedAtOnce() {
     assertThatThrownBy(() -> FunctionConfig.fromEnvironment(Map.of()))

@@ -12,6 +12,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -200,6 +201,28 @@ class FulfilOrderHandlerTest {
     assertThat(messageIds(harness.receive(10))).containsExactlyInAnyOrderElementsOf(messageIds(event));
     assertThat(partner.bookingsFor(badRequest)).isEmpty();
     assertThat(partner.bookingsFor(unsupported)).isEmpty();
+  }
+
+  /**
+   * This harness has no DLQ to send to, as when the send fails: the rejected message returns at once, and its next
+   * receive goes the same way without asking the partner again (its verdict on the same request stands), where it
+   * used to look the order up and send the booking request again on each of its remaining receives.
+   */
+  @Test
+  void aRejectedOrderWhoseDlqSendFailedReturnsWithoutAskingThePartnerAgain() {
+    String orderId = newOrderId();
+    partner.script().forOrder(orderId, Reaction.invalidRequest("parcel too large for any courier"));
+    harness.send(order(orderId));
+    harness.invoke(harness.receive(1));
+    long asked = partner.requests().stream().filter(r -> r.orderId().equals(Optional.of(orderId))).count();
+
+    SQSEvent again = harness.receive(1);
+    SQSBatchResponse response = harness.invoke(again);
+
+    assertThat(failedIds(response)).as("returned for the DLQ again").containsExactlyElementsOf(messageIds(again));
+    assertThat(partner.requests().stream().filter(r -> r.orderId().equals(Optional.of(orderId))).count())
+        .as("partner requests for the order after its second receive").isEqualTo(asked).isPositive();
+    assertThat(partner.bookingsFor(orderId)).isEmpty();
   }
 
   @Test

@@ -165,6 +165,7 @@ public final class PartnerAnswerGenerators {
   public static Arbitrary<String> partnersErrors() {
     return Arbitraries.of("{\"error\":\"address_rejected\",\"message\":\"the courier could not validate the delivery address\"}",
         "{\"error\":\"invalid_request\"}", "{\"error\":\"\"}", "{\"error\":5}", "{\"error\":null}", "{\"message\":\"no\"}",
+        "{\"error\":\"invalid_api_key\"}", "{\"error\":\"rate_limited\"}", "{\"error\":\"Bad Request\"}",
         "{\"error\":\"unsupported_destination\"} {", "{\"error\":\"\",\"error\":\"invalid_request\"}");
   }
 
@@ -219,17 +220,22 @@ public final class PartnerAnswerGenerators {
       case 201 -> body.entries().filter(entries -> entries.getFirst().kind() == Kind.OWN)
           .map(entries -> new Expected(Optional.empty(), List.of(entries.getFirst().shipmentId().orElseThrow())))
           .orElse(Expected.failure(PartnerOutcomeUnknownException.class));
-      case 400, 422 -> partnersVerdict(body.text())
+      case 400, 422 -> partnersVerdict(status, body.text())
           ? Expected.failure(PartnerRejectedException.class) : Expected.failure(PartnerOutcomeUnknownException.class);
-      case 413, 415 -> Expected.failure(PartnerRejectedException.class);
-      case 401, 429 -> Expected.failure(PartnerUnavailableException.class);
+      case 401 -> body.text().equals(KEY_REFUSED)
+          ? Expected.failure(PartnerUnavailableException.class) : Expected.failure(PartnerOutcomeUnknownException.class);
+      case 429 -> body.text().equals("{\"error\":\"rate_limited\"}")
+          ? Expected.failure(PartnerUnavailableException.class) : Expected.failure(PartnerOutcomeUnknownException.class);
       default -> Expected.failure(PartnerOutcomeUnknownException.class);
     };
   }
 
-  private static boolean partnersVerdict(String body) {
-    return body.equals("{\"error\":\"address_rejected\",\"message\":\"the courier could not validate the delivery address\"}")
-        || body.equals("{\"error\":\"invalid_request\"}");
+  private static final String KEY_REFUSED = "{\"error\":\"invalid_api_key\"}";
+
+  /** The contract's codes, each with its status; a gateway's error JSON of the same shape is no verdict. */
+  private static boolean partnersVerdict(int status, String body) {
+    return status == 422 && body.equals("{\"error\":\"address_rejected\",\"message\":\"the courier could not validate the delivery address\"}")
+        || status == 400 && body.equals("{\"error\":\"invalid_request\"}");
   }
 
   /** A body and, when it is a well-formed document, the entries it was made of. */
@@ -240,10 +246,10 @@ public final class PartnerAnswerGenerators {
    * plays a try with any two of them, a lookup's and a booking's.
    */
   interface FuzzedAnswer {
-    /** The bytes on the wire, and whether the partner closes the connection after them. */
-    WireAnswer wire();
+    /** The bytes on the wire, echoing the request's {@code X-Request-Id}, and whether the partner closes the connection after them. */
+    WireAnswer wire(String requestId);
 
-    /** One request; two after a 401, the client's own second call with the key re-read. */
+    /** One request; two after the partner's 401, the client's own second call with the key re-read. */
     int requestsAllowed();
 
     /** Whether this answer, to a lookup, may prove the order has no booking: only then may a booking request leave. */
@@ -275,8 +281,9 @@ public final class PartnerAnswerGenerators {
       implements FuzzedAnswer {
     /** The bytes on the wire. After a 1xx, a cut or {@code Connection: close} the partner closes the connection. */
     @Override
-    public WireAnswer wire() {
+    public WireAnswer wire(String requestId) {
       StringBuilder head = new StringBuilder("HTTP/1.1 ").append(status).append(" Fuzzed\r\n");
+      head.append("X-Request-Id: ").append(requestId).append("\r\n");
       headers.forEach(header -> head.append(header).append("\r\n"));
       byte[] content = body.getBytes(StandardCharsets.UTF_8);
       boolean informational = status < 200;
@@ -291,7 +298,7 @@ public final class PartnerAnswerGenerators {
 
     @Override
     public int requestsAllowed() {
-      return status == 401 ? 2 : 1;
+      return status == 401 && body.equals(KEY_REFUSED) && cut.isEmpty() ? 2 : 1;
     }
 
     @Override

@@ -236,9 +236,10 @@ final class RawAnswerGenerators {
 
   /** An answer's parts, before framing. */
   record Message(int status, String statusLine, List<String> headers, byte[] body) {
-    /** The generated answer, saying the connection closes after it. */
-    static Message of(GeneratedAnswer answer) {
+    /** The generated answer to the request {@code requestId}, saying the connection closes after it. */
+    static Message of(GeneratedAnswer answer, String requestId) {
       List<String> headers = new ArrayList<>(answer.headers());
+      headers.add("X-Request-Id: " + requestId);
       if (!headers.contains("Connection: close")) {
         headers.add("Connection: close");
       }
@@ -297,8 +298,8 @@ final class RawAnswerGenerators {
   /** A generated answer, framed; its bytes are made as it is sent, so no 2 MiB answer is kept between tries. */
   record RawAnswer(Call call, GeneratedAnswer answer, Framing framing) implements FuzzedAnswer {
     @Override
-    public WireAnswer wire() {
-      return new WireAnswer(framing.frame().apply(Message.of(answer)), true);
+    public WireAnswer wire(String requestId) {
+      return new WireAnswer(framing.frame().apply(Message.of(answer, requestId)), true);
     }
 
     @Override
