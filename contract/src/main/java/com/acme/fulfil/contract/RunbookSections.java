@@ -12,6 +12,7 @@ public final class RunbookSections {
   public static final String FUNCTION_ERRORS = "Function errors";
   public static final String THROTTLES = "Throttles";
   public static final String PARTNER_OUTAGE = "Partner outage";
+  public static final String KEY_ROTATION = "Partner API key rotation";
   public static final String BACKLOG = "A backlog";
   public static final String BOOKED_AFTER_HOLD = "A booking after its hold";
   public static final String REHEARSALS = "Appendix: rehearse each page";

@@ -1,5 +1,6 @@
 package com.acme.fulfil.partner;
 
+import com.acme.fulfil.contract.OnCallPhrases;
 import com.acme.fulfil.order.OrderMessage;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -30,6 +31,12 @@ final class PartnerAnswers {
   private static final Map<Integer, Set<String>> VERDICTS =
       Map.of(400, Set.of("invalid_request"), 422, Set.of("address_rejected", "unsupported_destination"));
   private static final String INVALID_API_KEY = "invalid_api_key";
+  /**
+   * The partner refused the key that the secret holds now: said the same way on a lookup and on a booking, since the
+   * runbook's key rotation finds the order's line by it, and nothing changes until someone rotates the secret.
+   */
+  static final String KEY_REFUSED = "partner refused the API key even after re-reading the secret (401): "
+      + OnCallPhrases.ROTATE_THE_SECRET;
   private static final String RATE_LIMITED = "rate_limited";
 
   private final ObjectMapper json;
@@ -61,8 +68,7 @@ final class PartnerAnswers {
         if (!keyRefused(status, body)) {
           throw unknown("partner answered 401 without the contract's invalid_api_key body: not the partner's refusal");
         }
-        throw PartnerUnavailableException.keyRefused(
-            "partner refused the API key even after re-reading the secret (401): rotate the secret");
+        throw PartnerUnavailableException.keyRefused(KEY_REFUSED);
       }
       case 429 -> {
         if (!RATE_LIMITED.equals(partnersError(body))) {
@@ -83,10 +89,14 @@ final class PartnerAnswers {
 
   /**
    * The answer to {@code GET /v1/shipments?order_id=}: the order's own bookings, oldest first, each once; a lookup
-   * books nothing, so every failure is transient. An entry not plainly another order's and not readable as ours may be
+   * books nothing, so every failure is transient, and a key refused again waits for a person as on a booking. An entry not plainly another order's and not readable as ours may be
    * a booking to neither record nor book again ({@link UnreadableBookingException}) unless a readable one is listed.
    */
   List<Shipment> lookup(String orderId, int status, String body) {
+    // The client re-read the secret on the partner's first refusal: this is its second, as on a booking.
+    if (keyRefused(status, body)) {
+      throw PartnerUnavailableException.keyRefused(KEY_REFUSED);
+    }
     if (status != 200) {
       throw PartnerUnavailableException.lookupFailed("partner answered " + status + " to a lookup", null);
     }

@@ -282,6 +282,30 @@ class PartnerClientTest {
     }
   }
 
+  /**
+   * A rotated key meets the lookup first, since every booking is preceded by one: the lookup re-reads the secret
+   * once, as the booking does, and a second refusal says "rotate the secret" and waits for a person, as the
+   * booking's does. It said "partner answered 401 to a lookup" and took the backoff, and the runbook's line for a
+   * rotated key never appeared.
+   */
+  @Test
+  void aKeyRefusedOnTheLookupIsReReadOnceThenSaidAsOnTheBooking() {
+    partner.rotateKey("key-nobody-has");
+    int reads = secrets.requestCount("GetSecretValue");
+    try {
+      assertThatThrownBy(() -> client.lookup(orderId(), "a", Optional.empty(), seconds(30)))
+          .isInstanceOfSatisfying(PartnerUnavailableException.class, refused -> {
+            assertThat(refused.needsAPerson()).as("waits for a person").isTrue();
+            assertThat(refused).hasMessage(PartnerAnswers.KEY_REFUSED);
+          });
+      assertThat(secrets.requestCount("GetSecretValue") - reads).as("the secret re-read once").isEqualTo(1);
+      assertThatThrownBy(() -> client.book(request(orderId()), "b", Optional.empty(), seconds(30)))
+          .isInstanceOf(PartnerUnavailableException.class).hasMessage(PartnerAnswers.KEY_REFUSED);
+    } finally {
+      rotateTo("key-" + UUID.randomUUID());
+    }
+  }
+
   private static void rotateTo(String key) {
     partner.rotateKey(key);
     secrets.putSecret(SECRET, key);

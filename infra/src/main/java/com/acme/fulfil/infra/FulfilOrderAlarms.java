@@ -1,5 +1,6 @@
 package com.acme.fulfil.infra;
 
+import com.acme.fulfil.contract.OnCallPhrases;
 import com.acme.fulfil.contract.RunbookSections;
 import com.acme.fulfil.contract.MetricNames;
 import com.acme.fulfil.contract.AlarmNames;
@@ -170,8 +171,9 @@ public final class FulfilOrderAlarms extends Construct {
             .period(period(AlarmNames.PARTNER_FAILING))
             .build(),
         "fulfil-order's tries failed and none booked in 3 of the last 5 minutes: the partner (or DynamoDB) is"
-            + " failing and every order waits for its retries: "
-            + RunbookSections.see(RunbookSections.PARTNER_OUTAGE) + ".");
+            + " failing and every order waits for its retries: " + RunbookSections.see(RunbookSections.PARTNER_OUTAGE)
+            + ". Or the partner refuses the API key the secret holds: the function's lines then end \""
+            + OnCallPhrases.ROTATE_THE_SECRET + "\": " + RunbookSections.see(RunbookSections.KEY_ROTATION) + ".");
     // Messages visible all period, and none received or deleted: the mapping is disabled, deleted, broken or
     // starved, whatever the messages' ages (the oldest-message alarm waits for two tries' worth). A working
     // mapping at its concurrency still ends an invocation, deleting or receiving, within the function's timeout.

@@ -5,6 +5,7 @@ import static com.acme.fulfil.infra.Synth.ref;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.contract.AlarmNames;
+import com.acme.fulfil.contract.OnCallPhrases;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -174,7 +175,9 @@ class AlarmsTest {
         "fulfil-order-errors", List.of("failed as a whole", "docs/runbook.md, \"Function errors\""),
         "fulfil-order-throttles", List.of("more invocations than its reserved concurrency", "costs its messages a receive",
             "docs/runbook.md, \"Throttles\""),
-        "fulfil-order-partner-failing", List.of("failed and none booked in 3 of the last 5 minutes", "docs/runbook.md, \"Partner outage\""));
+        // A rotated key fails every try too: the page says the words the function's line ends with, and where to go.
+        "fulfil-order-partner-failing", List.of("failed and none booked in 3 of the last 5 minutes", "docs/runbook.md, \"Partner outage\"",
+            "\"" + OnCallPhrases.ROTATE_THE_SECRET + "\"", "docs/runbook.md, \"Partner API key rotation\""));
     says.forEach((alarm, phrases) -> assertThat(description(alarm)).as(alarm).contains(phrases));
   }
 
@@ -259,9 +262,9 @@ class AlarmsTest {
    */
   @Test
   void alarmTopicLetsThisStacksAlarmsPublishAndRefusesPublishingWithoutTls() {
-    List<Object> alarmArns = AlarmNames.ALL.stream().sorted().<Object>map(name -> Map.of("Fn::Join", List.of("", List.of(
-        "arn:", Map.of("Ref", "AWS::Partition"), ":cloudwatch:", Map.of("Ref", "AWS::Region"), ":",
-        Map.of("Ref", "AWS::AccountId"), ":alarm:" + name)))).toList();
+    // The stack is pinned to the committed account and region, so its alarms' ARNs are literal.
+    List<Object> alarmArns = AlarmNames.ALL.stream().sorted().<Object>map(name -> "arn:aws:cloudwatch:" + Synth.AWS_REGION
+        + ":" + Synth.AWS_ACCOUNT + ":alarm:" + name).toList();
     template.hasResourceProperties("AWS::SNS::TopicPolicy", Map.of(
         "Topics", List.of(ref(topic)),
         "PolicyDocument", Map.of("Statement", List.of(
@@ -278,7 +281,7 @@ class AlarmsTest {
                 "Action", "sns:Publish",
                 "Resource", ref(topic),
                 "Condition", Map.of(
-                    "StringEquals", Map.of("aws:SourceAccount", Map.of("Ref", "AWS::AccountId")),
+                    "StringEquals", Map.of("aws:SourceAccount", Synth.AWS_ACCOUNT),
                     "ArnLike", Map.of("aws:SourceArn", alarmArns))))))));
   }
 
