@@ -80,8 +80,8 @@ public final class ServeMode {
     lines.add("");
     lines.add("The same section rehearses the other pages here: a partner's 422, an outage and a rotated key.");
     lines.add("");
-    lines.add("The stack's alarms play here as in AWS, their periods scaled; each page prints here as it fires"
-        + " (ALARM) and clears (OK), with its first command and section. Not played here:");
+    lines.add("The stack's alarms play here as in AWS, their periods scaled: each page prints here as it fires (ALARM),");
+    lines.add("with its first command and section, and as it clears (OK). Not played here:");
     LocalStandIn.ALL.stream().filter(standIn -> standIn.notPlayed().isPresent())
         .forEach(standIn -> lines.add("  " + standIn.alarm() + ": " + standIn.notPlayed().get()));
     lines.add("");
