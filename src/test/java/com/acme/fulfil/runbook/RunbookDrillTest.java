@@ -79,7 +79,7 @@ class RunbookDrillTest {
             })) {
       served.start();
       SimulatedPartner partner = served.partner();
-      RunbookEnvironment environment = served.environment(aws.connection());
+      RunbookEnvironment environment = served.environment();
       QueueRef deadLetters = environment.deadLetters();
       RunbookRunner runner = new RunbookRunner(shellDirectory, environment, Map.of());
       runner.heading(rehearsals.title() + ", with the function running and its alarms played");

@@ -55,7 +55,7 @@ public final class ServeMode {
     QueueRef source = run.queues().source();
     QueueRef dlq = run.queues().deadLetter().orElseThrow();
     String table = run.table().orElseThrow();
-    RunbookEnvironment runbook = served.environment(aws);
+    RunbookEnvironment runbook = served.environment();
     List<String> lines = new ArrayList<>(List.of(
         "fulfil-order is running locally at time scale " + scale + " (visibility "
             + deployment.queue().visibilityTimeout().toSeconds() + " s, function timeout "

@@ -22,6 +22,7 @@ public final class ServedStack implements AutoCloseable {
   /** How often the alarms' inputs are sampled and the alarms evaluated: several times in the shortest scaled period. */
   private static final Duration TICK = Duration.ofMillis(500);
 
+  private final AwsConnection aws;
   private final DeploymentRun run;
   private final LivePages pages;
   private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -36,6 +37,7 @@ public final class ServedStack implements AutoCloseable {
    */
   public ServedStack(Deployment deployment, AwsConnection aws, OrdersStack stack, SqsClient sqs, TimeScale scale, long seed,
       TimingBudget budget, Consumer<PageEvent> pages) {
+    this.aws = aws;
     this.run = new DeploymentRun(deployment, aws, stack, sqs, scale, seed, budget);
     this.pages = new LivePages(run::alarmOutcomes, pages);
   }
@@ -55,7 +57,7 @@ public final class ServedStack implements AutoCloseable {
   }
 
   /** The variables that point docs/runbook.md's commands at this stack. */
-  public RunbookEnvironment environment(AwsConnection aws) {
+  public RunbookEnvironment environment() {
     return new RunbookEnvironment(aws, run.queues().source(), run.queues().deadLetter().orElseThrow(), run.table().orElseThrow(),
         run.secretId(), run.partnerUrl(), run.functionName(), run.deployment().budget().orElseThrow(),
         run.deployment().mapping().maxConcurrency());
