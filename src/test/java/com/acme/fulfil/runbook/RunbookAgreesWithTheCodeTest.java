@@ -3,6 +3,9 @@ package com.acme.fulfil.runbook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.acme.fulfil.contract.AlarmNames;
+import com.acme.fulfil.contract.AlarmPage;
+import com.acme.fulfil.local.scenario.LocalStandIn;
 import com.acme.fulfil.local.scenario.RunbookDrill;
 import com.acme.fulfil.contract.AlarmSignal;
 import com.acme.fulfil.contract.InconsistentTimingException;
@@ -26,8 +29,11 @@ import org.junit.jupiter.api.Test;
  * function writes. A change in the code fails here until the docs follow.
  */
 class RunbookAgreesWithTheCodeTest {
-  /** What on-call reads in a minute: every alarm's page, its first command and what "fixed" looks like. */
-  private static final int RUNBOOK_MAX_LINES = 420;
+  /**
+   * What on-call reads in a minute: every alarm's page, its first command and what "fixed" looks like, and a
+   * rehearsal of each page the local stack plays, cause, page and fix.
+   */
+  private static final int RUNBOOK_MAX_LINES = 435;
   /**
    * A duration or count typed in prose: digits followed by a unit, or a number word followed by a unit
    * of time. The runbook's numbers live in its table and its commands, not in its sentences.
@@ -59,6 +65,25 @@ class RunbookAgreesWithTheCodeTest {
       String about = alarm.find() ? "`" + alarm.group(1) + "`" : row.getFirst().contains("shipped twice") ? "shipped twice"
           : row.getFirst().contains("API key") ? "key rotation" : row.getFirst();
       assertThat(section.title()).as("the section the opening table sends '%s' to", row.getFirst()).contains(about);
+    }
+  }
+
+  /** The pages --serve prints say what the table says: one source, AlarmPage and LocalStandIn. */
+  @Test
+  void theOpeningTableSaysWhatEachPageMeansItsFirstCommandAndHowItStandsLocally() {
+    assertThat(AlarmPage.ALL).extracting(AlarmPage::alarm).as("the alarms with a page")
+        .containsExactlyInAnyOrderElementsOf(AlarmNames.ALL);
+    assertThat(LocalStandIn.ALL).extracting(LocalStandIn::alarm).as("the alarms with a local stand-in")
+        .containsExactlyInAnyOrderElementsOf(AlarmNames.ALL);
+    List<List<String>> rows = tableRows(runbook.sections().getFirst());
+    for (AlarmPage page : AlarmPage.ALL) {
+      List<String> row = rows.stream().filter(cells -> cells.getFirst().equals("`" + page.alarm() + "`")).findFirst()
+          .orElseThrow(() -> new AssertionError("no row of the opening table for " + page.alarm()));
+      assertThat(row).as("the opening table's row for %s", page.alarm()).hasSize(5);
+      assertThat(row.subList(1, 4)).as("what the row for %s says, against AlarmPage and LocalStandIn", page.alarm())
+          .containsExactly(page.meaning(), page.firstCommand(), LocalStandIn.of(page.alarm()).onTheLocalStack());
+      assertThat(SECTION_NUMBER.matcher(numbered(row.getLast()).title()).replaceFirst(""))
+          .as("the section the row for %s sends to", page.alarm()).startsWith(page.section());
     }
   }
 

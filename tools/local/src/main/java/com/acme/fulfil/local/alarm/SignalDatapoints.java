@@ -16,13 +16,21 @@ import java.util.function.ToLongFunction;
  * metric was not emitted.
  */
 final class SignalDatapoints {
-  private final List<AlarmSample> samples;
-  private final Duration period;
+  /** The samples of each whole period, in order: grouped once, as {@code --serve} evaluates every second. */
+  private final List<List<AlarmSample>> byPeriod = new ArrayList<>();
 
   /** @param samples in time order */
   SignalDatapoints(List<AlarmSample> samples, Duration period) {
-    this.samples = List.copyOf(samples);
-    this.period = period;
+    int periods = samples.isEmpty() ? 0 : (int) (samples.getLast().at().toNanos() / period.toNanos());
+    for (int i = 0; i < periods; i++) {
+      byPeriod.add(new ArrayList<>());
+    }
+    for (AlarmSample sample : samples) {
+      int index = (int) (sample.at().toNanos() / period.toNanos());
+      if (index < periods) {
+        byPeriod.get(index).add(sample);
+      }
+    }
   }
 
   List<OptionalDouble> of(AlarmSignal signal) {
@@ -43,13 +51,11 @@ final class SignalDatapoints {
   }
 
   private int periods() {
-    return samples.isEmpty() ? 0 : (int) (samples.getLast().at().toNanos() / period.toNanos());
+    return byPeriod.size();
   }
 
   private List<AlarmSample> in(int index) {
-    Duration from = period.multipliedBy(index);
-    Duration to = from.plus(period);
-    return samples.stream().filter(s -> s.at().compareTo(from) >= 0 && s.at().compareTo(to) < 0).toList();
+    return byPeriod.get(index);
   }
 
   private List<OptionalDouble> gauge(AlarmSignal.Statistic statistic, ToDoubleFunction<AlarmSample> value) {

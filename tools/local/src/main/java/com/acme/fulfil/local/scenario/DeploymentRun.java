@@ -2,6 +2,7 @@ package com.acme.fulfil.local.scenario;
 
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
+import com.acme.fulfil.local.alarm.AlarmOutcome;
 import com.acme.fulfil.local.alarm.AlarmSample;
 import com.acme.fulfil.local.alarm.AlarmWatch;
 import com.acme.fulfil.local.alarm.FunctionMetricCounts;
@@ -86,6 +87,11 @@ final class DeploymentRun implements AutoCloseable {
         observations.timedOut() + observations.functionErrors(), functionMetrics.totals()));
   }
 
+  /** The stack's alarms played on what was sampled so far. */
+  List<AlarmOutcome> alarmOutcomes() {
+    return alarms.outcomes();
+  }
+
   /**
    * A day that ends with a redrive ends as on-call ends it: once the partner is back and nothing is left
    * in the source queue (every order booked or on its way to the DLQ), the DLQ is redriven, as it stands.
@@ -139,6 +145,15 @@ final class DeploymentRun implements AutoCloseable {
 
   URI partnerUrl() {
     return partner.baseUrl();
+  }
+
+  SimulatedPartner partner() {
+    return partner;
+  }
+
+  /** How often the mapping has handed out the message so far. */
+  int receives(String messageId) {
+    return observations.receives(messageId);
   }
 
   String secretId() {

@@ -35,26 +35,27 @@ public final class ServeMode {
   /** @param budget the stack's, in real time */
   public void serve(Deployment deployment, TimingBudget budget, long seed, PrintStream out) throws InterruptedException {
     CountDownLatch stopped = new CountDownLatch(1);
-    try (DeploymentRun run = new DeploymentRun(deployment, aws, stack, sqs, scale, seed, budget)) {
-      run.start();
+    try (ServedStack served = new ServedStack(deployment, aws, stack, sqs, scale, seed, budget,
+        page -> page.lines(scale).forEach(out::println))) {
+      served.start();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        run.close();
+        served.close();
         stopped.countDown();
       }));
-      out.println(instructions(run, deployment));
+      out.println(instructions(served, deployment));
       stopped.await();
     }
   }
 
-  private String instructions(DeploymentRun run, Deployment deployment) {
+  private String instructions(ServedStack served, Deployment deployment) {
+    DeploymentRun run = served.run();
     String sqsUrl = aws.sqsEndpoint().orElseThrow().toString();
     String dynamoUrl = aws.dynamoDbEndpoint().orElseThrow().toString();
     String secretsUrl = aws.secretsManagerEndpoint().orElseThrow().toString();
     QueueRef source = run.queues().source();
     QueueRef dlq = run.queues().deadLetter().orElseThrow();
     String table = run.table().orElseThrow();
-    RunbookEnvironment runbook = new RunbookEnvironment(aws, source, dlq, table, run.secretId(), run.partnerUrl(),
-        run.functionName(), deployment.budget().orElseThrow(), deployment.mapping().maxConcurrency());
+    RunbookEnvironment runbook = served.environment();
     List<String> lines = new ArrayList<>(List.of(
         "fulfil-order is running locally at time scale " + scale + " (visibility "
             + deployment.queue().visibilityTimeout().toSeconds() + " s, function timeout "
@@ -78,6 +79,11 @@ public final class ServeMode {
     RunbookDrill.text().lines().forEach(line -> lines.add("  " + line));
     lines.add("");
     lines.add("The same section rehearses the other pages here: a partner's 422, an outage and a rotated key.");
+    lines.add("");
+    lines.add("The stack's alarms play here as in AWS, their periods scaled: each page prints here as it fires (ALARM),");
+    lines.add("with its first command and section, and as it clears (OK). Not played here:");
+    LocalStandIn.ALL.stream().filter(standIn -> standIn.notPlayed().isPresent())
+        .forEach(standIn -> lines.add("  " + standIn.alarm() + ": " + standIn.notPlayed().get()));
     lines.add("");
     return String.join(System.lineSeparator(), lines);
   }
