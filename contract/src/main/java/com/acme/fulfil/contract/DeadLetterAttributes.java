@@ -1,6 +1,7 @@
 package com.acme.fulfil.contract;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The label the function puts on a message it sends straight to the DLQ, beside the original
@@ -21,6 +22,16 @@ public final class DeadLetterAttributes {
   public static final String FIRST_SENT_AT = "first_sent_at";
   /** When the function wrote these attributes, ISO-8601 UTC. */
   public static final String FAILURE_AT = "failure_at";
+
+  /** The failure class of a body that breaks the order message contract: the producer's to fix. */
+  public static final String INVALID_MESSAGE = "invalid_message";
+  /** The failure classes the function sends straight to the DLQ: neither can ever succeed as sent. */
+  public static final Set<String> FAILURE_CLASSES = Set.of(INVALID_MESSAGE, OrderRecordLayout.PARTNER_REJECTED);
+
+  /** The failure reason of a body that breaks the order message contract, in the function's and on-call's words. */
+  public static String invalidMessageReason(String violations) {
+    return "invalid order message: " + violations;
+  }
 
   /** The label's attributes, in the order they are written. */
   public static final List<String> ALL = List.of(FAILURE_CLASS, FAILURE_REASON, FAILURE_AT, SOURCE_MESSAGE_ID, ORDER_ID,

@@ -26,6 +26,7 @@ import com.acme.fulfil.partner.UnreadableBookingException;
 import com.acme.fulfil.secrets.SecretUnavailableException;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -90,8 +91,9 @@ public final class OrderFulfilment {
       metrics.count(MetricNames.TRACE_CONTEXT_MISSING);
       return Optional.empty();
     }
-    Optional<TraceContext> trace = traceparent != null ? TraceContext.fromTraceparent(traceparent.getStringValue())
-        : TraceContext.fromAwsTraceHeader(awsTraceHeader);
+    Optional<TraceContext> trace = TraceContext.fromMessage(
+        Optional.ofNullable(traceparent).map(attribute -> Objects.requireNonNullElse(attribute.getStringValue(), "")),
+        awsTraceHeader);
     trace.ifPresentOrElse(found -> MDC.put(OrderLogFields.TRACE_ID, found.traceId()), () -> {
       metrics.count(MetricNames.TRACE_CONTEXT_MALFORMED);
       // The value itself stays out of the line: it is the producer's to check, and could be anything.

@@ -1,9 +1,8 @@
 package com.acme.fulfil.fulfilment;
 
 import com.acme.fulfil.booking.Booking;
-import com.acme.fulfil.contract.OrderRecordLayout;
+import com.acme.fulfil.contract.DeadLetterAttributes;
 import com.acme.fulfil.order.InvalidOrder;
-import java.util.Set;
 
 /** What became of one SQS record, and so what the queue must be told about it. */
 public sealed interface RecordOutcome {
@@ -29,15 +28,14 @@ public sealed interface RecordOutcome {
 
   /**
    * Can never succeed as it is: sent straight to the DLQ, or, if that send fails, returned at once for the next receive
-   * to send it again, or the redrive policy after its last. {@code failureClass} is one of {@link #CLASSES}; {@code orderId} is null if unreadable.
+   * to send it again, or the redrive policy after its last. {@code failureClass} is one of
+   * {@link DeadLetterAttributes#FAILURE_CLASSES}; {@code orderId} is null if unreadable.
    */
   record Rejected(String failureClass, String reason, String orderId) implements RecordOutcome {
-    public static final String INVALID_MESSAGE = "invalid_message";
-    public static final Set<String> CLASSES = Set.of(INVALID_MESSAGE, OrderRecordLayout.PARTNER_REJECTED);
-
     /** The rejection of a body that breaks the order message contract, in the function's and on-call's words. */
     public static Rejected invalid(InvalidOrder invalid) {
-      return new Rejected(INVALID_MESSAGE, "invalid order message: " + invalid.reason(), invalid.orderId());
+      return new Rejected(DeadLetterAttributes.INVALID_MESSAGE, DeadLetterAttributes.invalidMessageReason(invalid.reason()),
+          invalid.orderId());
     }
   }
 

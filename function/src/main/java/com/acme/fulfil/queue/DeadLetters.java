@@ -102,7 +102,7 @@ public final class DeadLetters {
   /** A label of the function's, from the message's earlier life: its failure class is one the function writes. */
   private static boolean earlierLifesLabel(Map<String, MessageAttributeValue> attributes) {
     MessageAttributeValue failureClass = attributes.get(DeadLetterAttributes.FAILURE_CLASS);
-    return failureClass != null && RecordOutcome.Rejected.CLASSES.contains(failureClass.stringValue());
+    return failureClass != null && DeadLetterAttributes.FAILURE_CLASSES.contains(failureClass.stringValue());
   }
 
   private static boolean fits(String body, Map<String, MessageAttributeValue> attributes) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.fulfilment.NextTry;
 import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.acme.fulfil.contract.DeadLetterAttributes;
 import com.acme.fulfil.contract.TimingBudget;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.time.Clock;
@@ -71,7 +72,7 @@ class RetryWaitsTest {
   void aTryThatNeedsAPersonOrCannotTellKeepsTheQueuesTimeoutAndPoisonReturnsAtOnce() {
     assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.Retry("key refused", new NextTry.QueueTimeout()))).isEmpty();
     assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.InProgressElsewhere(new NextTry.QueueTimeout()))).isEmpty();
-    assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.Rejected(RecordOutcome.Rejected.INVALID_MESSAGE, "not JSON", null)))
+    assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.Rejected(DeadLetterAttributes.INVALID_MESSAGE, "not JSON", null)))
         .contains(Duration.ZERO);
   }
 

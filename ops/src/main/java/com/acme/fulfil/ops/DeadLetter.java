@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
@@ -77,11 +78,10 @@ record DeadLetter(Message message, ParsedOrder body, String sourceMessageId, Opt
    * {@code traceparent}, or its X-Ray header when it has none. Both survive the way into the DLQ.
    */
   Optional<String> traceId() {
-    Optional<TraceContext> trace = message.messageAttributes().containsKey(TraceHeaders.TRACEPARENT)
-        ? attribute(message, TraceHeaders.TRACEPARENT).flatMap(TraceContext::fromTraceparent)
-        : Optional.ofNullable(message.attributesAsStrings().get(TraceContext.AWS_TRACE_HEADER))
-            .flatMap(TraceContext::fromAwsTraceHeader);
-    return trace.map(TraceContext::traceId);
+    Optional<String> traceparent = Optional.ofNullable(message.messageAttributes().get(TraceHeaders.TRACEPARENT))
+        .map(attribute -> Objects.requireNonNullElse(attribute.stringValue(), ""));
+    return TraceContext.fromMessage(traceparent, message.attributesAsStrings().get(TraceContext.AWS_TRACE_HEADER))
+        .map(TraceContext::traceId);
   }
 
   private static Optional<Instant> instant(String text) {

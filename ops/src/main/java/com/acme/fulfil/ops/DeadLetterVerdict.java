@@ -2,7 +2,7 @@ package com.acme.fulfil.ops;
 
 import static com.acme.fulfil.contract.OrderRecordLayout.PARTNER_REJECTED;
 
-import com.acme.fulfil.fulfilment.RecordOutcome;
+import com.acme.fulfil.contract.DeadLetterAttributes;
 import com.acme.fulfil.order.InvalidOrder;
 import java.util.Optional;
 
@@ -25,9 +25,9 @@ record DeadLetterVerdict(boolean drop, Optional<String> failureClass, Optional<S
           "its order is booked already: a redrive would only be suppressed");
     }
     if (letter.body() instanceof InvalidOrder invalid) {
-      RecordOutcome.Rejected rejected = RecordOutcome.Rejected.invalid(invalid);
-      return new DeadLetterVerdict(true, Optional.of(rejected.failureClass()), Optional.of(rejected.reason()),
-          permanent(rejected.failureClass()));
+      return new DeadLetterVerdict(true, Optional.of(DeadLetterAttributes.INVALID_MESSAGE),
+          Optional.of(DeadLetterAttributes.invalidMessageReason(invalid.reason())),
+          permanent(DeadLetterAttributes.INVALID_MESSAGE));
     }
     Optional<OrderRecord> rejectedThis = record.filter(r -> r.deadLetter().filter(letter.messageId()::equals).isPresent());
     if (rejectedThis.isPresent()) {

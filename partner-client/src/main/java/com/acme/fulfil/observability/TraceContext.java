@@ -37,6 +37,19 @@ public record TraceContext(String traceId, Optional<String> parentId, String fla
   }
 
   /**
+   * The trace an SQS message came in, as the function and on-call's command both read it: the producer's
+   * {@code traceparent} attribute when the message has one (valid or not: an invalid one is not replaced), else the
+   * X-Ray header SQS keeps.
+   *
+   * @param traceparent the message's {@code traceparent} attribute if it has one: its string value, empty text if it
+   *     has none
+   * @param awsTraceHeader the message's {@value #AWS_TRACE_HEADER} system attribute; null if it has none
+   */
+  public static Optional<TraceContext> fromMessage(Optional<String> traceparent, String awsTraceHeader) {
+    return traceparent.isPresent() ? fromTraceparent(traceparent.get()) : fromAwsTraceHeader(awsTraceHeader);
+  }
+
+  /**
    * A {@code traceparent} of W3C Trace Context level 1. Version {@code ff} is invalid and {@code 00} has exactly
    * four fields; a later version's fields after another dash are ignored, as the recommendation asks.
    */
