@@ -1,9 +1,9 @@
 package com.acme.fulfil.runbook;
 
+import com.acme.fulfil.contract.SqsLimits;
 import com.acme.fulfil.contract.AlarmNames;
 import com.acme.fulfil.contract.AlarmRule;
 import com.acme.fulfil.contract.AlarmRules;
-import com.acme.fulfil.contract.AlarmThresholds;
 import com.acme.fulfil.contract.Capacity;
 import com.acme.fulfil.contract.RetrySchedule;
 import com.acme.fulfil.contract.TimingBudget;
@@ -63,7 +63,7 @@ final class RunbookNumbers {
         seconds(backlog.period()), seconds(Capacity.BACKLOG_WINDOW)));
     AlarmRule inFlight = alarms.remove(AlarmNames.IN_FLIGHT_NEAR_CAP);
     rows.add(row(fires(inFlight, "above"), "%,d (SQS stops handing out messages at about %,d)", (long) inFlight.threshold(),
-        AlarmThresholds.SQS_IN_FLIGHT_CAP));
+        SqsLimits.IN_FLIGHT_CAP));
     AlarmRule arrivals = alarms.remove(AlarmNames.DLQ_NEW_MESSAGES);
     rows.add(row(fires(arrivals, "on"), "an arrival in a period of %s; OK after %d periods without one",
         seconds(arrivals.period()), arrivals.evaluationPeriods()));

@@ -23,6 +23,8 @@ public final class AlarmRules {
    * every five.
    */
   static final int STALL_INVOCATIONS = 2;
+  /** The in-flight alarm's threshold: below {@link SqsLimits#IN_FLIGHT_CAP}, leaving room to act. */
+  public static final long IN_FLIGHT_WARNING = 100_000;
 
   private AlarmRules() {}
 
@@ -41,7 +43,7 @@ public final class AlarmRules {
         // SQS ages a message only until its third receive: older than its first two receives can take, plus what
         // the stack books in the backlog window, a message SQS still ages has not been received for that long.
         onePeriod(AlarmNames.OLDEST_MESSAGE_TOO_OLD, AlarmSignal.OLDEST_MESSAGE_AGE, oldestMessageAge(budget).toSeconds()),
-        onePeriod(AlarmNames.IN_FLIGHT_NEAR_CAP, AlarmSignal.IN_FLIGHT, AlarmThresholds.IN_FLIGHT_WARNING),
+        onePeriod(AlarmNames.IN_FLIGHT_NEAR_CAP, AlarmSignal.IN_FLIGHT, IN_FLIGHT_WARNING),
         onePeriod(AlarmNames.FUNCTION_ERRORS, AlarmSignal.FUNCTION_ERRORS, 0),
         onePeriod(AlarmNames.FUNCTION_THROTTLES, AlarmSignal.THROTTLES, 0),
         onePeriod(AlarmNames.BACKLOG, AlarmSignal.WAITING, capacity.backlogAlarmThreshold()),

@@ -8,11 +8,6 @@ import java.util.Map;
  * {@code ./fulfil-ops check} expects them. Every alarm fires above its threshold.
  */
 public final class AlarmThresholds {
-  /** A standard queue refuses receives at about this many messages in flight (SQS's quota). */
-  public static final long SQS_IN_FLIGHT_CAP = 120_000;
-  /** Below {@link #SQS_IN_FLIGHT_CAP}, leaving room to act. */
-  public static final long IN_FLIGHT_WARNING = 100_000;
-
   private AlarmThresholds() {}
 
   public static Map<String, Double> of(TimingBudget budget, Capacity capacity) {

@@ -117,7 +117,7 @@ public record Capacity(int maxConcurrency, int batchSize, int recordConcurrency,
         "peakOrdersPerHour is %d but at the partner's worst case (%s an order: the lookup's timeout and the slowest"
             + " booking) maxConcurrency %d x batchSize %d books %d orders an hour, so a peak on a bad partner day"
             + " waits in the queue: %s, or lower partnerWorstCaseSeconds if the partner really got faster (docs/capacity.md).",
-        peakOrdersPerHour, TimingBudget.show(worstCaseOrder), maxConcurrency, batchSize, worstCaseOrdersPerHour(), raise)));
+        peakOrdersPerHour, DurationText.show(worstCaseOrder), maxConcurrency, batchSize, worstCaseOrdersPerHour(), raise)));
   }
 
   /** One sentence: what this deployment books an hour, typically and at the worst case. */
@@ -127,8 +127,8 @@ public record Capacity(int maxConcurrency, int batchSize, int recordConcurrency,
     return String.format(Locale.ROOT,
         "books about %,d orders an hour on a normal partner day (%s %s) and %,d at the worst case the budget"
             + " absorbs (%s an order): %d invocations at once x %d record%s, at most %d partner calls at once",
-        typicalOrdersPerHour(), TimingBudget.show(typicalRound), round, worstCaseOrdersPerHour(),
-        TimingBudget.show(worstCaseOrder), maxConcurrency, batchSize, batchSize == 1 ? "" : "s", callsAtOnce());
+        typicalOrdersPerHour(), DurationText.show(typicalRound), round, worstCaseOrdersPerHour(),
+        DurationText.show(worstCaseOrder), maxConcurrency, batchSize, batchSize == 1 ? "" : "s", callsAtOnce());
   }
 
   private int sequentialRounds() {

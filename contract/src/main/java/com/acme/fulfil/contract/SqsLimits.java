@@ -6,6 +6,8 @@ import java.time.Duration;
 public final class SqsLimits {
   /** A visibility timeout, and a message's hold after its first receive, at most 12 hours (43,200 s). */
   public static final Duration MAX_VISIBILITY = Duration.ofHours(12);
+  /** A standard queue refuses receives at about this many messages in flight (SQS's quota). */
+  public static final long IN_FLIGHT_CAP = 120_000;
 
   private SqsLimits() {}
 }

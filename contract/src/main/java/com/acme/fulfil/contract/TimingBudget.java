@@ -80,15 +80,15 @@ public record TimingBudget(
     List<String> problems = new ArrayList<>();
     if (!partnerWorstCase.isPositive() || !partnerDeadlineMargin.isPositive()) {
       problems.add("partnerWorstCaseSeconds and partnerDeadlineMarginSeconds must be positive (got "
-          + show(partnerWorstCase) + " and " + show(partnerDeadlineMargin) + ").");
+          + DurationText.show(partnerWorstCase) + " and " + DurationText.show(partnerDeadlineMargin) + ").");
     }
     if (!partnerLookupTimeout.isPositive() || clockSkewAllowance.isNegative()) {
       problems.add("partnerLookupTimeoutSeconds must be positive and the clock-skew allowance not negative (got "
-          + show(partnerLookupTimeout) + " and " + show(clockSkewAllowance) + ").");
+          + DurationText.show(partnerLookupTimeout) + " and " + DurationText.show(clockSkewAllowance) + ").");
     }
     if (partnerWorstCase.compareTo(partnerContractMaximum) > 0) {
-      problems.add("partnerWorstCaseSeconds is " + show(partnerWorstCase) + " but the partner's contract promises an answer"
-          + " within " + show(partnerContractMaximum) + "; a try never waits longer than the contract allows.");
+      problems.add("partnerWorstCaseSeconds is " + DurationText.show(partnerWorstCase) + " but the partner's contract promises an answer"
+          + " within " + DurationText.show(partnerContractMaximum) + "; a try never waits longer than the contract allows.");
     }
     if (batchSize < 1 || batchSize > ESM_MAX_BATCH_SIZE) {
       problems.add("batchSize is " + batchSize + " but must be from 1 to " + ESM_MAX_BATCH_SIZE
@@ -98,7 +98,7 @@ public record TimingBudget(
       problems.add("recordConcurrency is " + recordConcurrency + " but must be at least 1.");
     }
     if (!isWholeSeconds(functionTimeout) || functionTimeout.compareTo(LAMBDA_MAX_TIMEOUT) > 0 || !functionTimeout.isPositive()) {
-      problems.add("functionTimeoutSeconds is " + show(functionTimeout)
+      problems.add("functionTimeoutSeconds is " + DurationText.show(functionTimeout)
           + " but Lambda only accepts a whole number of seconds from 1 to 900.");
     }
     int rounds = batchSize < 1 || recordConcurrency < 1 ? 1 : ceilDiv(batchSize, recordConcurrency);
@@ -110,33 +110,33 @@ public record TimingBudget(
     Duration busiestInvocation = round.multipliedBy(rounds);
     if (functionTimeout.compareTo(busiestInvocation) <= 0) {
       String why = rounds == 1
-          ? "each order is looked up first (up to " + show(partnerLookupTimeout) + "), a partner call may take "
-              + show(partnerWorstCase) + " and the handler needs " + show(partnerDeadlineMargin)
+          ? "each order is looked up first (up to " + DurationText.show(partnerLookupTimeout) + "), a partner call may take "
+              + DurationText.show(partnerWorstCase) + " and the handler needs " + DurationText.show(partnerDeadlineMargin)
               + " around it to claim the order and record the outcome"
           : "a batch of " + batchSize + " at recordConcurrency " + recordConcurrency + " runs " + rounds
-              + " rounds one after another, each of them an order's lookup (up to " + show(partnerLookupTimeout)
-              + "), a partner call of up to " + show(partnerWorstCase) + " and " + show(partnerDeadlineMargin)
+              + " rounds one after another, each of them an order's lookup (up to " + DurationText.show(partnerLookupTimeout)
+              + "), a partner call of up to " + DurationText.show(partnerWorstCase) + " and " + DurationText.show(partnerDeadlineMargin)
               + " to claim the order and record the outcome";
-      problems.add("functionTimeoutSeconds is " + show(functionTimeout) + " but must be longer than "
-          + show(busiestInvocation) + ": " + why + ". Raise functionTimeoutSeconds (at most 900)"
+      problems.add("functionTimeoutSeconds is " + DurationText.show(functionTimeout) + " but must be longer than "
+          + DurationText.show(busiestInvocation) + ": " + why + ". Raise functionTimeoutSeconds (at most 900)"
           + (rounds == 1 ? "" : ", raise recordConcurrency to " + batchSize + ", or lower batchSize")
           + ", or lower partnerWorstCaseSeconds if the partner really got faster.");
     }
     if (!isWholeSeconds(batchingWindow) || batchingWindow.isNegative()
         || batchingWindow.compareTo(ESM_MAX_BATCHING_WINDOW) > 0) {
-      problems.add("batchingWindowSeconds is " + show(batchingWindow)
+      problems.add("batchingWindowSeconds is " + DurationText.show(batchingWindow)
           + " but the event source mapping only accepts a whole number of seconds from 0 to 300.");
     }
     Duration minimumVisibility = functionTimeout.multipliedBy(VISIBILITY_FACTOR).plus(batchingWindow);
     if (visibilityTimeout.compareTo(minimumVisibility) < 0) {
-      problems.add("visibilityTimeoutSeconds is " + show(visibilityTimeout) + " but must be at least "
-          + VISIBILITY_FACTOR + " x functionTimeoutSeconds (" + show(functionTimeout)
-          + ") + batchingWindowSeconds (" + show(batchingWindow) + ") = " + show(minimumVisibility)
+      problems.add("visibilityTimeoutSeconds is " + DurationText.show(visibilityTimeout) + " but must be at least "
+          + VISIBILITY_FACTOR + " x functionTimeoutSeconds (" + DurationText.show(functionTimeout)
+          + ") + batchingWindowSeconds (" + DurationText.show(batchingWindow) + ") = " + DurationText.show(minimumVisibility)
           + ": with less, SQS hands a message that is still being processed to a second invocation"
           + " and the partner books a second courier (the orders-to-fulfil incident).");
     }
     if (!isWholeSeconds(visibilityTimeout) || visibilityTimeout.compareTo(SqsLimits.MAX_VISIBILITY) > 0) {
-      problems.add("visibilityTimeoutSeconds is " + show(visibilityTimeout)
+      problems.add("visibilityTimeoutSeconds is " + DurationText.show(visibilityTimeout)
           + " but SQS only accepts whole seconds up to 43200 (12 h); lower functionTimeoutSeconds instead.");
     }
     if (maxReceiveCount < 2 || maxReceiveCount > 1000) {
@@ -148,7 +148,7 @@ public record TimingBudget(
         || sourceRetention.compareTo(SQS_MAX_RETENTION) > 0
         || !isWholeSeconds(dlqRetention) || dlqRetention.compareTo(SQS_MAX_RETENTION) > 0) {
       problems.add("sourceRetentionDays and dlqRetentionDays must be whole seconds from 1 minute to 14 days (got "
-          + show(sourceRetention) + " and " + show(dlqRetention) + ").");
+          + DurationText.show(sourceRetention) + " and " + DurationText.show(dlqRetention) + ").");
     }
     if (visibilityTimeout.compareTo(minimumVisibility) >= 0 && maxReceiveCount >= 2) {
       // The schedule follows the visibility timeout and the receives: checked once they stand.
@@ -160,10 +160,10 @@ public record TimingBudget(
       Duration deletedAt = sourceRetention.minus(RETENTION_MARGIN);
       if (horizon.compareTo(deletedAt) > 0) {
         long fittingReceives = deletedAt.toSeconds() / visibilityTimeout.toSeconds();
-        problems.add("the longest retry life (visibilityTimeoutSeconds " + show(visibilityTimeout) + " x maxReceiveCount "
+        problems.add("the longest retry life (visibilityTimeoutSeconds " + DurationText.show(visibilityTimeout) + " x maxReceiveCount "
             + maxReceiveCount + " = " + horizon.toSeconds() + " s, every try killed) must end at least "
-            + show(RETENTION_MARGIN) + " before sourceRetentionDays ("
-            + show(sourceRetention) + ") deletes a message, at " + sourceRetention.toSeconds() + " s: SQS deletes an order"
+            + DurationText.show(RETENTION_MARGIN) + " before sourceRetentionDays ("
+            + DurationText.show(sourceRetention) + ") deletes a message, at " + sourceRetention.toSeconds() + " s: SQS deletes an order"
             + " still retrying when its retention ends, without moving it to the DLQ. "
             + (fittingReceives >= 2 ? "Lower maxReceiveCount to at most " + fittingReceives
                 + " (and retryHorizonSeconds with it), raise" : "Raise")
@@ -171,15 +171,15 @@ public record TimingBudget(
       }
     }
     if (dlqRetention.compareTo(sourceRetention) <= 0) {
-      problems.add("dlqRetentionDays is " + show(dlqRetention) + " but must be longer than sourceRetentionDays ("
-          + show(sourceRetention) + "): a message keeps its original enqueue time when it moves to the DLQ,"
+      problems.add("dlqRetentionDays is " + DurationText.show(dlqRetention) + " but must be longer than sourceRetentionDays ("
+          + DurationText.show(sourceRetention) + "): a message keeps its original enqueue time when it moves to the DLQ,"
           + " so a DLQ that keeps messages no longer than the source deletes them before anyone can look.");
     }
     Duration lifetime = sourceRetention.plus(dlqRetention);
     if (idempotencyTtl.compareTo(lifetime) < 0) {
-      problems.add("idempotencyTtlDays is " + show(idempotencyTtl) + " but must be at least sourceRetentionDays + dlqRetentionDays = "
-          + show(lifetime) + ": a message redriven from the DLQ late in its life must still find its order's"
-          + " booking record, or the partner books it again. The default adds " + show(TTL_BUFFER) + ".");
+      problems.add("idempotencyTtlDays is " + DurationText.show(idempotencyTtl) + " but must be at least sourceRetentionDays + dlqRetentionDays = "
+          + DurationText.show(lifetime) + ": a message redriven from the DLQ late in its life must still find its order's"
+          + " booking record, or the partner books it again. The default adds " + DurationText.show(TTL_BUFFER) + ".");
     }
     if (!problems.isEmpty()) {
       throw new InconsistentTimingException(problems);
@@ -265,10 +265,10 @@ public record TimingBudget(
     List<String> waits = retrySchedule.backoffs(maxReceiveCount).stream().map(TimingBudget::show).toList();
     return "a failed try returns after " + String.join(", ", waits) + " (receives 1 to " + maxReceiveCount
         + "; less up to " + retrySchedule.jitterPercent() + "% at random; a 429 after its Retry-After, at most "
-        + show(retrySchedule.longestBackoff()) + "; an order locked by an unanswered booking just after its lock, "
-        + show(retrySchedule.afterLock()) + " past it; a try killed or needing a person after the visibility timeout, "
-        + show(visibilityTimeout) + "), so an order retries at least " + show(retrySchedule.shortestRetrying(maxReceiveCount))
-        + " (retryHorizonSeconds " + show(retryHorizon) + ") and at most " + show(longestRetryLife())
+        + DurationText.show(retrySchedule.longestBackoff()) + "; an order locked by an unanswered booking just after its lock, "
+        + DurationText.show(retrySchedule.afterLock()) + " past it; a try killed or needing a person after the visibility timeout, "
+        + DurationText.show(visibilityTimeout) + "), so an order retries at least " + DurationText.show(retrySchedule.shortestRetrying(maxReceiveCount))
+        + " (retryHorizonSeconds " + DurationText.show(retryHorizon) + ") and at most " + DurationText.show(longestRetryLife())
         + " before the DLQ (maxReceiveCount " + maxReceiveCount + ")";
   }
 
@@ -339,30 +339,30 @@ public record TimingBudget(
       Duration visibility, Duration longestLock) {
     List<String> problems = new ArrayList<>();
     if (!horizon.isPositive()) {
-      problems.add("retryHorizonSeconds is " + show(horizon) + " but must be positive.");
+      problems.add("retryHorizonSeconds is " + DurationText.show(horizon) + " but must be positive.");
     }
     if (!schedule.firstBackoff().isPositive() || schedule.longestBackoff().compareTo(schedule.firstBackoff()) < 0
         || schedule.afterLock().isNegative() || schedule.jitterPercent() < 0 || schedule.jitterPercent() > 50) {
       problems.add("the retry schedule must start from a positive backoff no longer than its longest, take off 0-50%"
-          + " at random and wait no negative time after a lock (got " + show(schedule.firstBackoff()) + ", "
-          + show(schedule.longestBackoff()) + ", " + schedule.jitterPercent() + "%, " + show(schedule.afterLock()) + ").");
+          + " at random and wait no negative time after a lock (got " + DurationText.show(schedule.firstBackoff()) + ", "
+          + DurationText.show(schedule.longestBackoff()) + ", " + schedule.jitterPercent() + "%, " + DurationText.show(schedule.afterLock()) + ").");
       return problems;
     }
     if (schedule.longestBackoff().compareTo(visibility) > 0) {
-      problems.add("the retry schedule's longest backoff is " + show(schedule.longestBackoff())
-          + " but must be at most visibilityTimeoutSeconds (" + show(visibility) + "): a try Lambda kills waits the"
+      problems.add("the retry schedule's longest backoff is " + DurationText.show(schedule.longestBackoff())
+          + " but must be at most visibilityTimeoutSeconds (" + DurationText.show(visibility) + "): a try Lambda kills waits the"
           + " visibility timeout, and the receives before the DLQ are derived from the shortest waits.");
     }
     if (longestLock.plus(schedule.afterLock()).compareTo(visibility) > 0) {
-      problems.add("visibilityTimeoutSeconds is " + show(visibility) + " but must outlast a try's invocation and the"
-          + " late-booking hold after it (" + show(longestLock.plus(schedule.afterLock())) + "): when setting a"
+      problems.add("visibilityTimeoutSeconds is " + DurationText.show(visibility) + " but must outlast a try's invocation and the"
+          + " late-booking hold after it (" + DurationText.show(longestLock.plus(schedule.afterLock())) + "): when setting a"
           + " message's visibility fails, the queue's timeout is all that keeps it from a locked order.");
     }
     int needed = schedule.receivesFor(horizon);
     if (horizon.isPositive() && maxReceiveCount < needed) {
       problems.add("maxReceiveCount is " + maxReceiveCount + " but an order failing fast retries only "
-          + show(schedule.shortestRetrying(maxReceiveCount)) + " in that many receives, less than retryHorizonSeconds ("
-          + show(horizon) + "): " + (needed > RetrySchedule.MOST_RECEIVES ? "lower retryHorizonSeconds"
+          + DurationText.show(schedule.shortestRetrying(maxReceiveCount)) + " in that many receives, less than retryHorizonSeconds ("
+          + DurationText.show(horizon) + "): " + (needed > RetrySchedule.MOST_RECEIVES ? "lower retryHorizonSeconds"
               : "leave maxReceiveCount unset (it is derived: " + needed + ") or raise it to " + needed) + ".");
     }
     return problems;
@@ -378,17 +378,6 @@ public record TimingBudget(
 
   private static int ceilDiv(int a, int b) {
     return (a + b - 1) / b;
-  }
-
-  static String show(Duration d) {
-    if (d.getNano() != 0) {
-      return d.toMillis() + " ms";
-    }
-    long s = d.toSeconds();
-    if (s != 0 && s % 86_400 == 0) {
-      return s / 86_400 + " days";
-    }
-    return s + " s";
   }
 
   /**

@@ -34,7 +34,7 @@ class TimingBudgetTest {
     // 2,381 orders an hour (10x the expected volume's busiest hour) retrying 10,400 s: about 5.8 times the
     // 1,190 a single 30-minute visibility period would hold.
     assertThat(b.inFlightThroughOutage(2381)).isEqualTo(6878);
-    assertThat(b.inFlightThroughOutage(23_810)).isEqualTo(68_781).isLessThan(AlarmThresholds.IN_FLIGHT_WARNING);
+    assertThat(b.inFlightThroughOutage(23_810)).isEqualTo(68_781).isLessThan(AlarmRules.IN_FLIGHT_WARNING);
   }
 
   @Test

@@ -7,7 +7,6 @@ import com.acme.fulfil.contract.AlarmNames;
 import com.acme.fulfil.contract.AlarmSignal;
 import com.acme.fulfil.contract.AlarmRule;
 import com.acme.fulfil.contract.AlarmRules;
-import com.acme.fulfil.contract.AlarmThresholds;
 import com.acme.fulfil.contract.Capacity;
 import com.acme.fulfil.contract.TimingBudget;
 import java.util.List;
@@ -137,7 +136,7 @@ public final class FulfilOrderAlarms extends Construct {
             + RunbookSections.see(RunbookSections.MESSAGES_SITTING) + ".");
     raise(AlarmNames.IN_FLIGHT_NEAR_CAP,
         queues.source().metricApproximateNumberOfMessagesNotVisible(options(AlarmNames.IN_FLIGHT_NEAR_CAP)),
-        String.format(Locale.ROOT, "More than %,d messages of ", AlarmThresholds.IN_FLIGHT_WARNING) + OrderQueues.SOURCE_QUEUE_NAME
+        String.format(Locale.ROOT, "More than %,d messages of ", AlarmRules.IN_FLIGHT_WARNING) + OrderQueues.SOURCE_QUEUE_NAME
             + " are in flight; at about 120,000 SQS stops handing out messages. Look for a consumer that receives"
             + " without deleting: " + RunbookSections.see(RunbookSections.IN_FLIGHT) + ".");
     // Visible messages are the ones no invocation has taken yet; the minimum over the period ignores a

@@ -1,7 +1,8 @@
 package com.acme.fulfil.bench;
 
 import com.acme.fulfil.sim.LatencyModel;
-import com.acme.fulfil.contract.AlarmThresholds;
+import com.acme.fulfil.contract.SqsLimits;
+import com.acme.fulfil.contract.AlarmRules;
 import com.acme.fulfil.contract.TimingBudget;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -129,7 +130,7 @@ final class CapacitySimulation {
       // At three quarters of capacity a quarter is spare: the outage's orders take three times as long again.
       double catchUpHours = blipOrders / (busiestHour / LOAD - busiestHour);
       out.printf(Locale.ROOT, "| %dx: %,.0f an hour | %,d | %.0f%% / %.0f%% | %,.0f | %,.0f | %,.0f / %.1f |%n", times, busiestHour,
-          inFlight, 100.0 * inFlight / AlarmThresholds.IN_FLIGHT_WARNING, 100.0 * inFlight / AlarmThresholds.SQS_IN_FLIGHT_CAP,
+          inFlight, 100.0 * inFlight / AlarmRules.IN_FLIGHT_WARNING, 100.0 * inFlight / SqsLimits.IN_FLIGHT_CAP,
           tries, tries * budget.partnerLookupTimeout().toSeconds() / 3600, blipOrders, catchUpHours);
     }
   }
