@@ -262,7 +262,7 @@ public record TimingBudget(
    * shortest and longest an order retries before it gets there.
    */
   public String retrySentence() {
-    List<String> waits = retrySchedule.backoffs(maxReceiveCount).stream().map(TimingBudget::show).toList();
+    List<String> waits = retrySchedule.backoffs(maxReceiveCount).stream().map(DurationText::show).toList();
     return "a failed try returns after " + String.join(", ", waits) + " (receives 1 to " + maxReceiveCount
         + "; less up to " + retrySchedule.jitterPercent() + "% at random; a 429 after its Retry-After, at most "
         + DurationText.show(retrySchedule.longestBackoff()) + "; an order locked by an unanswered booking just after its lock, "
