@@ -2,7 +2,7 @@ package com.acme.fulfil.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.DeadLetterAttributes;
+import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;

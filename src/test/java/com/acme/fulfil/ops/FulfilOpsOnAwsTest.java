@@ -2,16 +2,16 @@ package com.acme.fulfil.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.alarms.AlarmNames;
+import com.acme.fulfil.contract.settings.OnCallSettings;
+import com.acme.fulfil.contract.records.OrderLogFields;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.local.aws.OrdersQueues;
 import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.system.harness.Orders;
 import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
-import com.acme.fulfil.contract.AlarmNames;
-import com.acme.fulfil.contract.OnCallSettings;
-import com.acme.fulfil.contract.OrderLogFields;
-import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;

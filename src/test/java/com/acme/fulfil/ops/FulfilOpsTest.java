@@ -2,6 +2,7 @@ package com.acme.fulfil.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.QueueDepth;
@@ -12,7 +13,6 @@ import com.acme.fulfil.system.harness.FaultyEndpoint;
 import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
 import com.acme.fulfil.system.harness.Orders;
-import com.acme.fulfil.contract.DeadLetterAttributes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;

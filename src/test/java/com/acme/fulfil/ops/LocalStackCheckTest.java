@@ -2,8 +2,8 @@ package com.acme.fulfil.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.OnCallVariables;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.oncall.OnCallVariables;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.AwsBackend;

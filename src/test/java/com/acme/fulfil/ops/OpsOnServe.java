@@ -1,6 +1,6 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.system.harness.TestBudgets;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -2,6 +2,8 @@ package com.acme.fulfil.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.records.OrderRecordLayout;
+import com.acme.fulfil.contract.timing.RetrySchedule;
 import com.acme.fulfil.booking.Booking;
 import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.booking.Chooser;
@@ -18,8 +20,6 @@ import com.acme.fulfil.partner.ScriptedPartner;
 import com.acme.fulfil.partner.Shipment;
 import com.acme.fulfil.queue.DeadLetters;
 import com.acme.fulfil.queue.RetryWaits;
-import com.acme.fulfil.contract.RetrySchedule;
-import com.acme.fulfil.contract.OrderRecordLayout;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;

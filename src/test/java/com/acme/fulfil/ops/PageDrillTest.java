@@ -2,8 +2,8 @@ package com.acme.fulfil.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.AlarmNames;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.alarms.AlarmNames;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;

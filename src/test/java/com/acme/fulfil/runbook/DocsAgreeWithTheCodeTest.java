@@ -2,9 +2,9 @@ package com.acme.fulfil.runbook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.Capacity;
-import com.acme.fulfil.contract.OnCallSettings;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.timing.Capacity;
+import com.acme.fulfil.contract.settings.OnCallSettings;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -101,7 +101,7 @@ class DocsAgreeWithTheCodeTest {
     assertThat(table.get("longest retry life")).as("README: longest retry life")
         .isEqualTo(seconds(defaults.longestRetryLife().toSeconds()));
     assertThat(table.get("oldest-message alarm")).as("README: the oldest-message alarm's threshold, the age SQS still sees and a margin")
-        .isEqualTo(seconds(com.acme.fulfil.contract.AlarmRules.oldestMessageAge(defaults).toSeconds()));
+        .isEqualTo(seconds(com.acme.fulfil.contract.alarms.AlarmRules.oldestMessageAge(defaults).toSeconds()));
     assertThat(table.get("visibility timeout")).as("README: visibility timeout")
         .isEqualTo(seconds(defaults.visibilityTimeout().toSeconds()));
     assertThat(table.get("function timeout")).as("README: function timeout")

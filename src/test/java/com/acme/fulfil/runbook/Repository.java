@@ -55,7 +55,7 @@ final class Repository {
   /** Every metric the function emits: the contract's MetricNames, but for its namespace and service. */
   Set<String> metricNames() {
     Set<String> names = new java.util.TreeSet<>();
-    for (java.lang.reflect.Field field : com.acme.fulfil.contract.MetricNames.class.getFields()) {
+    for (java.lang.reflect.Field field : com.acme.fulfil.contract.records.MetricNames.class.getFields()) {
       if (!field.getName().equals("NAMESPACE") && !field.getName().equals("SERVICE")) {
         try {
           names.add((String) field.get(null));
@@ -142,9 +142,9 @@ final class Repository {
    * The timing budget of the committed settings: every whole-number context value of infra/cdk.json that
    * TimingBudget reads, the defaults for the rest, as synth builds it.
    */
-  com.acme.fulfil.contract.TimingBudget committedBudget() {
+  com.acme.fulfil.contract.timing.TimingBudget committedBudget() {
     String cdkJson = read("infra/cdk.json");
-    return com.acme.fulfil.contract.TimingBudget.fromSettings(key -> {
+    return com.acme.fulfil.contract.timing.TimingBudget.fromSettings(key -> {
       Matcher value = Pattern.compile("\"" + Pattern.quote(key) + "\"\\s*:\\s*(\\d+)").matcher(cdkJson);
       return value.find() ? value.group(1) : null;
     });

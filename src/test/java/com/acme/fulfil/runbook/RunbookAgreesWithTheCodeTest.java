@@ -3,13 +3,12 @@ package com.acme.fulfil.runbook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.acme.fulfil.contract.AlarmNames;
-import com.acme.fulfil.contract.AlarmPage;
+import com.acme.fulfil.contract.alarms.AlarmNames;
+import com.acme.fulfil.contract.alarms.AlarmPage;
+import com.acme.fulfil.contract.timing.InconsistentTimingException;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.scenario.LocalStandIn;
 import com.acme.fulfil.local.scenario.RunbookDrill;
-import com.acme.fulfil.contract.AlarmSignal;
-import com.acme.fulfil.contract.InconsistentTimingException;
-import com.acme.fulfil.contract.TimingBudget;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -54,7 +53,7 @@ class RunbookAgreesWithTheCodeTest {
     RunbookDocument.Section first = runbook.sections().getFirst();
     assertThat(first.title()).as("the runbook's first section").startsWith("What paged");
     assertThat(repository.alarmNames()).as("the alarms FulfilOrderAlarms raises, against the contract's AlarmNames")
-        .containsExactlyInAnyOrderElementsOf(com.acme.fulfil.contract.AlarmNames.ALL);
+        .containsExactlyInAnyOrderElementsOf(com.acme.fulfil.contract.alarms.AlarmNames.ALL);
     assertThat(first.firstColumnNames()).as("the alarms of the opening table, against FulfilOrderAlarms")
         .containsExactlyInAnyOrderElementsOf(repository.alarmNames());
     List<List<String>> rows = tableRows(first);
@@ -90,7 +89,7 @@ class RunbookAgreesWithTheCodeTest {
   @Test
   void theNumbersTableIsWhatTheCodeComputesForTheCommittedSettings() {
     List<String> expected = RunbookNumbers.table(repository.committedBudget(),
-        repository.committedSetting(com.acme.fulfil.contract.OnCallSettings.MAX_CONCURRENCY));
+        repository.committedSetting(com.acme.fulfil.contract.settings.OnCallSettings.MAX_CONCURRENCY));
     List<String> actual = runbook.section("The numbers").lines().stream().filter(line -> line.startsWith("|")).toList();
     assertThat(actual).as("docs/runbook.md's numbers; the table the code gives is%n%n%s%n", String.join("\n", expected))
         .containsExactlyElementsOf(expected);
@@ -181,7 +180,7 @@ class RunbookAgreesWithTheCodeTest {
     TimingBudget settled = TimingBudget.fromSettings(settings::get);
     assertThat(section.text()).contains(
         String.format(Locale.ROOT, "visibility %,d s", settled.visibilityTimeout().toSeconds()),
-        String.format(Locale.ROOT, "alarm at %,d s", com.acme.fulfil.contract.AlarmRules.oldestMessageAge(settled).toSeconds()));
+        String.format(Locale.ROOT, "alarm at %,d s", com.acme.fulfil.contract.alarms.AlarmRules.oldestMessageAge(settled).toSeconds()));
   }
 
   @Test

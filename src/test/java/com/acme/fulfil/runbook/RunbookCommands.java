@@ -2,6 +2,8 @@ package com.acme.fulfil.runbook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.records.DeadLetterAttributes;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.aws.EmbeddedAws;
 import com.acme.fulfil.local.aws.OrdersQueues;
 import com.acme.fulfil.local.aws.OrdersStack;
@@ -10,8 +12,6 @@ import com.acme.fulfil.local.aws.QueueRef;
 import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.local.scenario.RunbookEnvironment;
 import com.acme.fulfil.sim.SimulatedPartner;
-import com.acme.fulfil.contract.DeadLetterAttributes;
-import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

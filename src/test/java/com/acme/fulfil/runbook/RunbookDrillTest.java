@@ -2,9 +2,9 @@ package com.acme.fulfil.runbook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.AlarmNames;
-import com.acme.fulfil.contract.RunbookSections;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.alarms.AlarmNames;
+import com.acme.fulfil.contract.oncall.RunbookSections;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.EmbeddedAws;
@@ -171,7 +171,7 @@ class RunbookDrillTest {
     return sqs.receiveMessage(r -> r.queueUrl(deadLetters.url()).maxNumberOfMessages(10).visibilityTimeout(0)
             .messageAttributeNames("All"))
         .messages().stream()
-        .map(message -> message.messageAttributes().get(com.acme.fulfil.contract.DeadLetterAttributes.FAILURE_CLASS))
+        .map(message -> message.messageAttributes().get(com.acme.fulfil.contract.records.DeadLetterAttributes.FAILURE_CLASS))
         .map(value -> value == null ? "(none)" : value.stringValue())
         .toList();
   }

@@ -1,12 +1,12 @@
 package com.acme.fulfil.runbook;
 
-import com.acme.fulfil.contract.SqsLimits;
-import com.acme.fulfil.contract.AlarmNames;
-import com.acme.fulfil.contract.AlarmRule;
-import com.acme.fulfil.contract.AlarmRules;
-import com.acme.fulfil.contract.Capacity;
-import com.acme.fulfil.contract.RetrySchedule;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.alarms.AlarmNames;
+import com.acme.fulfil.contract.alarms.AlarmRule;
+import com.acme.fulfil.contract.alarms.AlarmRules;
+import com.acme.fulfil.contract.timing.Capacity;
+import com.acme.fulfil.contract.timing.RetrySchedule;
+import com.acme.fulfil.contract.timing.SqsLimits;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

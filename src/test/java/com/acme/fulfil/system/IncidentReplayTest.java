@@ -2,6 +2,8 @@ package com.acme.fulfil.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.alarms.AlarmNames;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.EmbeddedAws;
@@ -13,8 +15,6 @@ import com.acme.fulfil.local.scenario.ReportJson;
 import com.acme.fulfil.local.scenario.Scenario;
 import com.acme.fulfil.local.scenario.ScenarioSettings;
 import com.acme.fulfil.system.harness.PackagedArtifact;
-import com.acme.fulfil.contract.AlarmNames;
-import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;

@@ -2,6 +2,8 @@ package com.acme.fulfil.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.OrdersQueues;
@@ -17,8 +19,6 @@ import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.system.harness.Orders;
 import com.acme.fulfil.system.harness.PackagedArtifact;
-import com.acme.fulfil.contract.FunctionEnvironment;
-import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package com.acme.fulfil.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.sim.Reaction;

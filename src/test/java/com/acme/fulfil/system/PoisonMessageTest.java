@@ -2,6 +2,8 @@ package com.acme.fulfil.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.records.DeadLetterAttributes;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.sim.Reaction;
 import com.acme.fulfil.sim.SimulatedPartner;
@@ -11,8 +13,6 @@ import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
 import com.acme.fulfil.system.harness.OnCallDlq;
 import com.acme.fulfil.system.harness.Orders;
-import com.acme.fulfil.contract.DeadLetterAttributes;
-import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.MissingNode;

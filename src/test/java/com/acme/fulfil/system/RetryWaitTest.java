@@ -2,6 +2,8 @@ package com.acme.fulfil.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.records.OrderLogFields;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.sim.PartnerRequest;
 import com.acme.fulfil.sim.Reaction;
@@ -10,8 +12,6 @@ import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
 import com.acme.fulfil.system.harness.FunctionLogLines;
 import com.acme.fulfil.system.harness.Orders;
-import com.acme.fulfil.contract.OrderLogFields;
-import com.acme.fulfil.contract.TimingBudget;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

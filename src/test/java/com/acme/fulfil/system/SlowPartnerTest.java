@@ -2,6 +2,7 @@ package com.acme.fulfil.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.LocalBudget;
 import com.acme.fulfil.local.TimeScale;
@@ -15,7 +16,6 @@ import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
 import com.acme.fulfil.system.harness.Latencies;
 import com.acme.fulfil.system.harness.PackagedArtifact;
-import com.acme.fulfil.contract.TimingBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package com.acme.fulfil.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.FunctionEnvironment;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.OrdersQueues;

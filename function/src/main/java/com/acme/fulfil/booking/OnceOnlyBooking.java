@@ -1,7 +1,7 @@
 package com.acme.fulfil.booking;
 
-import com.acme.fulfil.contract.MetricNames;
-import com.acme.fulfil.contract.OrderRecordLayout;
+import com.acme.fulfil.contract.records.MetricNames;
+import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.partner.Deadline;
 import com.acme.fulfil.partner.PartnerApi;

@@ -1,9 +1,9 @@
 package com.acme.fulfil.booking;
 
-import static com.acme.fulfil.contract.OrderRecordLayout.*;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.*;
 
+import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.acme.fulfil.partner.NotBooked;
-import com.acme.fulfil.contract.OrderRecordLayout;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Clock;

@@ -1,10 +1,10 @@
 package com.acme.fulfil.config;
 
-import static com.acme.fulfil.contract.FunctionEnvironment.*;
+import static com.acme.fulfil.contract.settings.FunctionEnvironment.*;
 
-import com.acme.fulfil.contract.MetricNames;
-import com.acme.fulfil.contract.RetrySchedule;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.records.MetricNames;
+import com.acme.fulfil.contract.timing.RetrySchedule;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package com.acme.fulfil.fulfilment;
 
-import com.acme.fulfil.contract.TraceHeaders;
-import com.acme.fulfil.contract.MetricNames;
-import com.acme.fulfil.contract.OrderLogFields;
-import com.acme.fulfil.contract.OrderRecordLayout;
+import com.acme.fulfil.contract.records.MetricNames;
+import com.acme.fulfil.contract.records.OrderLogFields;
+import com.acme.fulfil.contract.records.OrderRecordLayout;
+import com.acme.fulfil.contract.records.TraceHeaders;
 import com.acme.fulfil.booking.Booking;
 import com.acme.fulfil.booking.BookingUnconfirmedException;
 import com.acme.fulfil.booking.BookingAttempt;

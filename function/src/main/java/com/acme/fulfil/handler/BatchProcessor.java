@@ -1,6 +1,6 @@
 package com.acme.fulfil.handler;
 
-import com.acme.fulfil.contract.MetricNames;
+import com.acme.fulfil.contract.records.MetricNames;
 import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.fulfilment.RecordOutcome;

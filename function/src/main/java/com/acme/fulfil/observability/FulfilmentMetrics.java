@@ -1,6 +1,6 @@
 package com.acme.fulfil.observability;
 
-import com.acme.fulfil.contract.MetricNames;
+import com.acme.fulfil.contract.records.MetricNames;
 import java.time.Duration;
 import software.amazon.lambda.powertools.metrics.Metrics;
 import software.amazon.lambda.powertools.metrics.model.MetricUnit;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.observability;
 
-import com.acme.fulfil.contract.FunctionEnvironment;
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import com.amazonaws.services.lambda.runtime.Context;
 import java.io.PrintStream;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.queue;
 
-import static com.acme.fulfil.contract.DeadLetterAttributes.*;
+import static com.acme.fulfil.contract.records.DeadLetterAttributes.*;
 
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.queue;
 
-import com.acme.fulfil.contract.SqsLimits;
+import com.acme.fulfil.contract.timing.SqsLimits;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package com.acme.fulfil.queue;
 
+import com.acme.fulfil.contract.records.OrderLogFields;
+import com.acme.fulfil.contract.timing.RetrySchedule;
 import com.acme.fulfil.fulfilment.NextTry;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.fulfilment.RecordOutcome;
-import com.acme.fulfil.contract.OrderLogFields;
-import com.acme.fulfil.contract.RetrySchedule;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.time.Clock;
 import java.time.Duration;

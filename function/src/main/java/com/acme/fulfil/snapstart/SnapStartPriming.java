@@ -1,7 +1,7 @@
 package com.acme.fulfil.snapstart;
 
-import static com.acme.fulfil.contract.OrderRecordLayout.KEY;
-import static com.acme.fulfil.contract.OrderRecordLayout.keyOf;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.KEY;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.keyOf;
 
 import com.acme.fulfil.observability.JsonLogFormatter;
 import com.acme.fulfil.order.InvalidOrder;

@@ -3,7 +3,7 @@ package com.acme.fulfil.booking;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import com.acme.fulfil.contract.MetricNames;
+import com.acme.fulfil.contract.records.MetricNames;
 import com.acme.fulfil.local.aws.DynamoDbEmulator;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.observability.TraceContext;

@@ -2,7 +2,7 @@ package com.acme.fulfil.booking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.OrderRecordLayout;
+import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.acme.fulfil.local.aws.DynamoDbEmulator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.lang.reflect.InvocationTargetException;

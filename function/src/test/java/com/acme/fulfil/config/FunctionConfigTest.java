@@ -30,7 +30,7 @@ class FunctionConfigTest {
         .isEqualTo(Duration.ofSeconds(305));
     assertThat(config.idempotencyTtl()).isEqualTo(Duration.ofDays(21));
     assertThat(config.maxReceiveCount()).isEqualTo(14);
-    assertThat(config.retrySchedule()).isEqualTo(com.acme.fulfil.contract.TimingBudget.defaults().retrySchedule());
+    assertThat(config.retrySchedule()).isEqualTo(com.acme.fulfil.contract.timing.TimingBudget.defaults().retrySchedule());
     assertThat(config.endpoints().dynamoDb()).isEmpty();
   }
 

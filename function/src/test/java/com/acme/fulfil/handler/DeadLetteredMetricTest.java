@@ -1,13 +1,13 @@
 package com.acme.fulfil.handler;
 
-import com.acme.fulfil.contract.MetricNames;
 import static com.acme.fulfil.handler.HandlerHarness.newOrderId;
 import static com.acme.fulfil.handler.HandlerHarness.order;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
+import com.acme.fulfil.contract.records.MetricNames;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.sim.Reaction;
-import com.acme.fulfil.contract.FunctionEnvironment;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,5 +1,6 @@
 package com.acme.fulfil.handler;
 
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import com.acme.fulfil.local.aws.EmbeddedAws;
 import com.acme.fulfil.local.aws.OrdersQueues;
 import com.acme.fulfil.local.aws.OrdersStack;
@@ -9,7 +10,6 @@ import com.acme.fulfil.local.esm.LocalLambdaContext;
 import com.acme.fulfil.local.esm.SqsEventTranslator;
 import com.acme.fulfil.sim.SecretsManagerEndpoint;
 import com.acme.fulfil.sim.SimulatedPartner;
-import com.acme.fulfil.contract.FunctionEnvironment;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;

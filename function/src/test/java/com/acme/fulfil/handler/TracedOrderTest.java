@@ -1,11 +1,11 @@
 package com.acme.fulfil.handler;
 
-import com.acme.fulfil.contract.TraceHeaders;
 import static com.acme.fulfil.handler.HandlerHarness.failedIds;
 import static com.acme.fulfil.handler.HandlerHarness.newOrderId;
 import static com.acme.fulfil.handler.HandlerHarness.order;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.records.TraceHeaders;
 import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.sim.PartnerRequest;
 import com.acme.fulfil.sim.SimulatedPartner;

@@ -1,8 +1,8 @@
 package com.acme.fulfil.observability;
 
-import com.acme.fulfil.contract.FunctionEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

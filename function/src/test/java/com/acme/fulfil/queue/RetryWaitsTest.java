@@ -2,10 +2,10 @@ package com.acme.fulfil.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.records.DeadLetterAttributes;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.fulfilment.NextTry;
 import com.acme.fulfil.fulfilment.RecordOutcome;
-import com.acme.fulfil.contract.DeadLetterAttributes;
-import com.acme.fulfil.contract.TimingBudget;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,14 +1,13 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.contract.OnCallPhrases;
-import com.acme.fulfil.contract.RunbookSections;
-import com.acme.fulfil.contract.MetricNames;
-import com.acme.fulfil.contract.AlarmNames;
-import com.acme.fulfil.contract.AlarmSignal;
-import com.acme.fulfil.contract.AlarmRule;
-import com.acme.fulfil.contract.AlarmRules;
-import com.acme.fulfil.contract.Capacity;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.alarms.AlarmNames;
+import com.acme.fulfil.contract.alarms.AlarmRule;
+import com.acme.fulfil.contract.alarms.AlarmRules;
+import com.acme.fulfil.contract.timing.Capacity;
+import com.acme.fulfil.contract.records.MetricNames;
+import com.acme.fulfil.contract.oncall.OnCallPhrases;
+import com.acme.fulfil.contract.oncall.RunbookSections;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.contract.Capacity;
-import com.acme.fulfil.contract.OnCallSettings;
-import com.acme.fulfil.contract.Settings;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.timing.Capacity;
+import com.acme.fulfil.contract.settings.OnCallSettings;
+import com.acme.fulfil.contract.settings.Settings;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.contract.FunctionEnvironment;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import io.github.cdklabs.cdknag.NagPackSuppression;
 import io.github.cdklabs.cdknag.NagSuppressions;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.contract.RunbookSections;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.oncall.RunbookSections;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import software.amazon.awscdk.Aspects;
 import software.amazon.awscdk.CfnOutput;

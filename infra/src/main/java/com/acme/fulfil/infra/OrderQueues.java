@@ -1,6 +1,6 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.order.OrderMessage;
 import java.util.List;
 import software.amazon.awscdk.ArnComponents;

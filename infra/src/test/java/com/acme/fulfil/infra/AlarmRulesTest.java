@@ -2,9 +2,9 @@ package com.acme.fulfil.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.AlarmRule;
-import com.acme.fulfil.contract.AlarmRules;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.alarms.AlarmRule;
+import com.acme.fulfil.contract.alarms.AlarmRules;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -4,8 +4,8 @@ import static com.acme.fulfil.infra.Synth.ref;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.AlarmNames;
-import com.acme.fulfil.contract.OnCallPhrases;
+import com.acme.fulfil.contract.alarms.AlarmNames;
+import com.acme.fulfil.contract.oncall.OnCallPhrases;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -3,10 +3,10 @@ package com.acme.fulfil.infra;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.acme.fulfil.contract.settings.OnCallSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import com.acme.fulfil.contract.OnCallSettings;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;

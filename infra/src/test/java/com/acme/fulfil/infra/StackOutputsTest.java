@@ -3,7 +3,7 @@ package com.acme.fulfil.infra;
 import static com.acme.fulfil.infra.Synth.ref;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.OnCallSettings;
+import com.acme.fulfil.contract.settings.OnCallSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awscdk.assertions.Template;

@@ -1,8 +1,8 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.contract.RunbookSections;
-import com.acme.fulfil.contract.Capacity;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.timing.Capacity;
+import com.acme.fulfil.contract.oncall.RunbookSections;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;

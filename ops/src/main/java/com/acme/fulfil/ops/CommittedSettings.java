@@ -1,7 +1,7 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.contract.OnCallSettings;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.settings.OnCallSettings;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.contract.TraceHeaders;
+import com.acme.fulfil.contract.records.DeadLetterAttributes;
+import com.acme.fulfil.contract.records.TraceHeaders;
 import com.acme.fulfil.observability.TraceContext;
-import com.acme.fulfil.contract.DeadLetterAttributes;
 import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.order.ParsedOrder;

@@ -1,8 +1,8 @@
 package com.acme.fulfil.ops;
 
-import static com.acme.fulfil.contract.OrderRecordLayout.PARTNER_REJECTED;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.PARTNER_REJECTED;
 
-import com.acme.fulfil.contract.DeadLetterAttributes;
+import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import com.acme.fulfil.order.InvalidOrder;
 import java.util.Optional;
 

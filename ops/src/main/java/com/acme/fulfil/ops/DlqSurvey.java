@@ -1,6 +1,6 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.contract.OnCallSettings;
+import com.acme.fulfil.contract.settings.OnCallSettings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.contract.OrderLogFields;
+import com.acme.fulfil.contract.records.OrderLogFields;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

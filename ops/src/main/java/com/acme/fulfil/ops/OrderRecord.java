@@ -1,19 +1,19 @@
 package com.acme.fulfil.ops;
 
-import static com.acme.fulfil.contract.OrderRecordLayout.BOOKING;
-import static com.acme.fulfil.contract.OrderRecordLayout.COMPLETED;
-import static com.acme.fulfil.contract.OrderRecordLayout.DEAD_LETTER;
-import static com.acme.fulfil.contract.OrderRecordLayout.EXPIRY;
-import static com.acme.fulfil.contract.OrderRecordLayout.KEY;
-import static com.acme.fulfil.contract.OrderRecordLayout.LAST_OUTCOME;
-import static com.acme.fulfil.contract.OrderRecordLayout.LAST_POST_AT;
-import static com.acme.fulfil.contract.OrderRecordLayout.LAST_REASON;
-import static com.acme.fulfil.contract.OrderRecordLayout.LAST_TRY_AT;
-import static com.acme.fulfil.contract.OrderRecordLayout.LOCK_EXPIRY;
-import static com.acme.fulfil.contract.OrderRecordLayout.STATUS;
-import static com.acme.fulfil.contract.OrderRecordLayout.TRIES;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.BOOKING;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.COMPLETED;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.DEAD_LETTER;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.EXPIRY;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.KEY;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.LAST_OUTCOME;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.LAST_POST_AT;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.LAST_REASON;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.LAST_TRY_AT;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.LOCK_EXPIRY;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.STATUS;
+import static com.acme.fulfil.contract.records.OrderRecordLayout.TRIES;
 
-import com.acme.fulfil.contract.OrderRecordLayout;
+import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.contract.OrderRecordLayout;
+import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.acme.fulfil.partner.Deadline;
 import com.acme.fulfil.partner.PartnerClient;
 import com.acme.fulfil.partner.PartnerException;

@@ -1,9 +1,9 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.contract.FunctionEnvironment;
-import com.acme.fulfil.contract.OnCallVariables;
-import com.acme.fulfil.contract.TimingBudget;
-import com.acme.fulfil.contract.TimingBudgetText;
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
+import com.acme.fulfil.contract.oncall.OnCallVariables;
+import com.acme.fulfil.contract.timing.TimingBudget;
+import com.acme.fulfil.contract.timing.TimingBudgetText;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;

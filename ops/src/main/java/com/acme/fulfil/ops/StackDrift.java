@@ -1,6 +1,6 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.contract.RunbookSections;
+import com.acme.fulfil.contract.oncall.RunbookSections;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.partner;
 
-import com.acme.fulfil.contract.OnCallPhrases;
+import com.acme.fulfil.contract.oncall.OnCallPhrases;
 import com.acme.fulfil.order.OrderMessage;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;

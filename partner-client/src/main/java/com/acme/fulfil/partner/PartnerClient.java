@@ -1,6 +1,6 @@
 package com.acme.fulfil.partner;
 
-import com.acme.fulfil.contract.TraceHeaders;
+import com.acme.fulfil.contract.records.TraceHeaders;
 import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.secrets.ApiKeySource;
 import com.acme.fulfil.secrets.SecretUnavailableException;

@@ -1,5 +1,6 @@
 package com.acme.fulfil.system.harness;
 
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.local.aws.AwsConnection;
@@ -9,7 +10,6 @@ import com.acme.fulfil.local.aws.QueueDepth;
 import com.acme.fulfil.local.scenario.LocalDeployment;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.local.scenario.RunbookEnvironment;
-import com.acme.fulfil.contract.TimingBudget;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

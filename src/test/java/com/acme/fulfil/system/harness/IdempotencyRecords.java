@@ -1,6 +1,6 @@
 package com.acme.fulfil.system.harness;
 
-import com.acme.fulfil.contract.OrderRecordLayout;
+import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.system.harness;
 
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import java.time.Duration;
 
 /** Timing budgets in local time that the tests deploy with. Each is accepted by the same rules as the CDK stack's. */

@@ -1,10 +1,10 @@
 package com.acme.fulfil.bench;
 
-import com.acme.fulfil.contract.MetricNames;
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
+import com.acme.fulfil.contract.records.MetricNames;
 import com.acme.fulfil.local.aws.EmbeddedAws;
 import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.sim.SimulatedPartner;
-import com.acme.fulfil.contract.FunctionEnvironment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

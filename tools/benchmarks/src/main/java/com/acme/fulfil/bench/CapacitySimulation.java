@@ -1,9 +1,9 @@
 package com.acme.fulfil.bench;
 
+import com.acme.fulfil.contract.alarms.AlarmRules;
+import com.acme.fulfil.contract.timing.SqsLimits;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.sim.LatencyModel;
-import com.acme.fulfil.contract.SqsLimits;
-import com.acme.fulfil.contract.AlarmRules;
-import com.acme.fulfil.contract.TimingBudget;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.bench;
 
-import com.acme.fulfil.contract.FunctionEnvironment;
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.bench;
 
-import com.acme.fulfil.contract.FunctionEnvironment;
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

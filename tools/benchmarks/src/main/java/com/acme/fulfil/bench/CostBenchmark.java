@@ -1,5 +1,6 @@
 package com.acme.fulfil.bench;
 
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.EmbeddedAws;
@@ -12,7 +13,6 @@ import com.acme.fulfil.local.scenario.ScenarioOrder;
 import com.acme.fulfil.sim.Booking;
 import com.acme.fulfil.sim.LatencyModel;
 import com.acme.fulfil.sim.SimulatedPartner;
-import com.acme.fulfil.contract.TimingBudget;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,7 @@
 package com.acme.fulfil.bench;
 
-import com.acme.fulfil.contract.FunctionEnvironment;
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.aws.QueueRef;
 import com.acme.fulfil.local.esm.SqsEventJson;
 import com.acme.fulfil.local.lambda.FunctionConfiguration;
@@ -11,7 +12,6 @@ import com.acme.fulfil.local.lambda.RuntimeHost;
 import com.acme.fulfil.local.runtime.PackagedFunction;
 import com.acme.fulfil.local.scenario.OrderStream;
 import com.acme.fulfil.local.scenario.ScenarioOrder;
-import com.acme.fulfil.contract.TimingBudget;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

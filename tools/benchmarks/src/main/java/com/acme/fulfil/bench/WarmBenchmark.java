@@ -1,6 +1,6 @@
 package com.acme.fulfil.bench;
 
-import com.acme.fulfil.contract.FunctionEnvironment;
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package com.acme.fulfil.bench;
 
-import com.acme.fulfil.contract.FunctionEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -3,8 +3,8 @@ package com.acme.fulfil.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import com.acme.fulfil.contract.timing.PartnerTypicalTime;
 import com.acme.fulfil.sim.LatencyModel;
-import com.acme.fulfil.contract.PartnerTypicalTime;
 import org.junit.jupiter.api.Test;
 
 /**

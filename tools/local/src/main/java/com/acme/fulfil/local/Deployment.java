@@ -1,10 +1,10 @@
 package com.acme.fulfil.local;
 
+import com.acme.fulfil.contract.timing.Capacity;
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.local.esm.EsmSettings;
-import com.acme.fulfil.contract.Capacity;
-import com.acme.fulfil.contract.FunctionEnvironment;
-import com.acme.fulfil.contract.TimingBudget;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package com.acme.fulfil.local;
 
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.EmbeddedAws;
 import com.acme.fulfil.local.aws.OrdersStack;
@@ -11,7 +12,6 @@ import com.acme.fulfil.local.scenario.CutoverRun;
 import com.acme.fulfil.local.scenario.Scenario;
 import com.acme.fulfil.local.scenario.ScenarioSettings;
 import com.acme.fulfil.local.scenario.ServeMode;
-import com.acme.fulfil.contract.TimingBudget;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;

@@ -3,10 +3,10 @@ package com.acme.fulfil.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.local.runtime.PackagedFunction;
-import com.acme.fulfil.contract.FunctionEnvironment;
-import com.acme.fulfil.contract.TimingBudget;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package com.acme.fulfil.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package com.acme.fulfil.sim;
 
-import com.acme.fulfil.contract.TraceHeaders;
+import com.acme.fulfil.contract.records.TraceHeaders;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

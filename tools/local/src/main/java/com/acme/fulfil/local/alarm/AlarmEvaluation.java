@@ -1,6 +1,6 @@
 package com.acme.fulfil.local.alarm;
 
-import com.acme.fulfil.contract.AlarmRule;
+import com.acme.fulfil.contract.alarms.AlarmRule;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package com.acme.fulfil.local.alarm;
 
+import com.acme.fulfil.contract.alarms.AlarmRule;
+import com.acme.fulfil.contract.alarms.AlarmSignal;
 import com.acme.fulfil.local.TimeScale;
-import com.acme.fulfil.contract.AlarmRule;
-import com.acme.fulfil.contract.AlarmSignal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

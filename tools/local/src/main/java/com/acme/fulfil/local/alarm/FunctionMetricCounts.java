@@ -1,7 +1,6 @@
 package com.acme.fulfil.local.alarm;
 
-import com.acme.fulfil.contract.MetricNames;
-import com.acme.fulfil.contract.AlarmSignal;
+import com.acme.fulfil.contract.records.MetricNames;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.local.alarm;
 
-import com.acme.fulfil.contract.AlarmSignal;
+import com.acme.fulfil.contract.alarms.AlarmSignal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

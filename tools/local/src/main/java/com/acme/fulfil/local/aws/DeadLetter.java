@@ -1,6 +1,6 @@
 package com.acme.fulfil.local.aws;
 
-import com.acme.fulfil.contract.DeadLetterAttributes;
+import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.Message;
 

@@ -1,6 +1,6 @@
 package com.acme.fulfil.local.aws;
 
-import com.acme.fulfil.contract.SqsLimits;
+import com.acme.fulfil.contract.timing.SqsLimits;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

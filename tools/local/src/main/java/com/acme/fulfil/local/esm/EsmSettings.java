@@ -1,6 +1,6 @@
 package com.acme.fulfil.local.esm;
 
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package com.acme.fulfil.local.scenario;
 
-import com.acme.fulfil.contract.CutoverQuietTime;
-import com.acme.fulfil.contract.TimingBudget;
+import com.acme.fulfil.contract.timing.CutoverQuietTime;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.LocalBudget;
 import com.acme.fulfil.local.TimeScale;

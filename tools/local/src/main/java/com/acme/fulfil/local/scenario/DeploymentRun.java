@@ -1,5 +1,7 @@
 package com.acme.fulfil.local.scenario;
 
+import com.acme.fulfil.contract.alarms.AlarmRules;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.alarm.AlarmOutcome;
@@ -13,8 +15,6 @@ import com.acme.fulfil.local.aws.QueueDepth;
 import com.acme.fulfil.sim.Booking;
 import com.acme.fulfil.sim.LatencyModel;
 import com.acme.fulfil.sim.SimulatedPartner;
-import com.acme.fulfil.contract.AlarmRules;
-import com.acme.fulfil.contract.TimingBudget;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;

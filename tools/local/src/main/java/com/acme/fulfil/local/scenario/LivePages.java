@@ -1,6 +1,6 @@
 package com.acme.fulfil.local.scenario;
 
-import com.acme.fulfil.contract.AlarmPage;
+import com.acme.fulfil.contract.alarms.AlarmPage;
 import com.acme.fulfil.local.alarm.AlarmOutcome;
 import java.util.HashMap;
 import java.util.List;

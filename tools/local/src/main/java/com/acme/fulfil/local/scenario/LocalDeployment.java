@@ -1,5 +1,6 @@
 package com.acme.fulfil.local.scenario;
 
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.OrdersQueues;
@@ -14,7 +15,6 @@ import com.acme.fulfil.local.lambda.LocalLambda;
 import com.acme.fulfil.local.lambda.RuntimeHost;
 import com.acme.fulfil.local.runtime.PackagedFunction;
 import com.acme.fulfil.sim.SimulatedPartner;
-import com.acme.fulfil.contract.FunctionEnvironment;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package com.acme.fulfil.local.scenario;
 
-import com.acme.fulfil.contract.AlarmNames;
+import com.acme.fulfil.contract.alarms.AlarmNames;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;

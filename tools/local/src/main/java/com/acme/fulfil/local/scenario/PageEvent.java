@@ -1,7 +1,7 @@
 package com.acme.fulfil.local.scenario;
 
-import com.acme.fulfil.contract.AlarmPage;
-import com.acme.fulfil.contract.RunbookSections;
+import com.acme.fulfil.contract.alarms.AlarmPage;
+import com.acme.fulfil.contract.oncall.RunbookSections;
 import com.acme.fulfil.local.TimeScale;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package com.acme.fulfil.local.scenario;
 
+import com.acme.fulfil.contract.alarms.AlarmNames;
 import com.acme.fulfil.local.TimeScale;
-import com.acme.fulfil.contract.AlarmNames;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,10 +1,10 @@
 package com.acme.fulfil.local.scenario;
 
+import com.acme.fulfil.contract.oncall.OnCallVariables;
+import com.acme.fulfil.contract.timing.TimingBudget;
+import com.acme.fulfil.contract.timing.TimingBudgetText;
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.QueueRef;
-import com.acme.fulfil.contract.OnCallVariables;
-import com.acme.fulfil.contract.TimingBudget;
-import com.acme.fulfil.contract.TimingBudgetText;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;

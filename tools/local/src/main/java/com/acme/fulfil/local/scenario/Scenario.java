@@ -1,10 +1,10 @@
 package com.acme.fulfil.local.scenario;
 
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.OrdersStack;
-import com.acme.fulfil.contract.TimingBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

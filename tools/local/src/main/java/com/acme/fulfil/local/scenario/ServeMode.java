@@ -1,12 +1,12 @@
 package com.acme.fulfil.local.scenario;
 
-import com.acme.fulfil.contract.RunbookSections;
+import com.acme.fulfil.contract.oncall.RunbookSections;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.Deployment;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.aws.QueueRef;
-import com.acme.fulfil.contract.TimingBudget;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

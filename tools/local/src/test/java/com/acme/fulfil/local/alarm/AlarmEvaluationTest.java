@@ -2,9 +2,9 @@ package com.acme.fulfil.local.alarm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.AlarmRule;
-import com.acme.fulfil.contract.AlarmRule.MissingData;
-import com.acme.fulfil.contract.AlarmSignal;
+import com.acme.fulfil.contract.alarms.AlarmRule;
+import com.acme.fulfil.contract.alarms.AlarmSignal;
+import com.acme.fulfil.contract.alarms.AlarmRule.MissingData;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

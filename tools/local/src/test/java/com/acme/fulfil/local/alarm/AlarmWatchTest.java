@@ -2,10 +2,10 @@ package com.acme.fulfil.local.alarm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.alarms.AlarmNames;
+import com.acme.fulfil.contract.alarms.AlarmRules;
+import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.TimeScale;
-import com.acme.fulfil.contract.AlarmNames;
-import com.acme.fulfil.contract.AlarmRules;
-import com.acme.fulfil.contract.TimingBudget;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

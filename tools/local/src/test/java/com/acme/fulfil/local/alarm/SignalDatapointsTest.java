@@ -2,7 +2,7 @@ package com.acme.fulfil.local.alarm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.AlarmSignal;
+import com.acme.fulfil.contract.alarms.AlarmSignal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -2,9 +2,9 @@ package com.acme.fulfil.local.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.AlarmNames;
-import com.acme.fulfil.contract.AlarmPage;
-import com.acme.fulfil.contract.RunbookSections;
+import com.acme.fulfil.contract.alarms.AlarmNames;
+import com.acme.fulfil.contract.alarms.AlarmPage;
+import com.acme.fulfil.contract.oncall.RunbookSections;
 import com.acme.fulfil.local.TimeScale;
 import com.acme.fulfil.local.alarm.AlarmOutcome;
 import java.time.Duration;

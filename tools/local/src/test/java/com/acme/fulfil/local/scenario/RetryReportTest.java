@@ -2,10 +2,10 @@ package com.acme.fulfil.local.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.alarms.AlarmNames;
 import com.acme.fulfil.local.TimeScale;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.acme.fulfil.local.alarm.AlarmOutcome;
-import com.acme.fulfil.contract.AlarmNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
