@@ -5,7 +5,7 @@ import com.acme.fulfil.contract.alarms.AlarmRule;
 import com.acme.fulfil.contract.alarms.AlarmRules;
 import com.acme.fulfil.contract.timing.Capacity;
 import com.acme.fulfil.contract.timing.RetrySchedule;
-import com.acme.fulfil.contract.timing.SqsLimits;
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package com.acme.fulfil.order;
 
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -21,8 +22,6 @@ import java.util.regex.Pattern;
  * they are logged, and the values include the customer's address. Immutable, so one instance serves every thread.
  */
 public final class OrderParser {
-  /** The SQS limit of 256 KiB, counted in UTF-8 bytes as SQS counts it. */
-  static final int MAX_BODY_BYTES = 262_144;
 
   private static final Pattern COUNTRY = Pattern.compile("[A-Z]{2}");
   private static final int MAX_ADDRESS_CHARACTERS = 200;
@@ -43,7 +42,7 @@ public final class OrderParser {
       return new InvalidOrder(null, "body is empty");
     }
     if (exceedsSqsLimit(body)) {
-      return new InvalidOrder(null, "body is larger than " + MAX_BODY_BYTES + " bytes (the SQS limit of 256 KiB)");
+      return new InvalidOrder(null, "body is larger than " + SqsLimits.MAX_MESSAGE_BYTES + " bytes (the SQS limit of 256 KiB)");
     }
     JsonNode message;
     try {
@@ -150,8 +149,8 @@ public final class OrderParser {
 
   private static boolean exceedsSqsLimit(String body) {
     // UTF-8 takes one to three bytes per UTF-16 unit, so only bodies in between need encoding.
-    return body.length() > MAX_BODY_BYTES
-        || body.length() > MAX_BODY_BYTES / 3 && body.getBytes(StandardCharsets.UTF_8).length > MAX_BODY_BYTES;
+    return body.length() > SqsLimits.MAX_MESSAGE_BYTES
+        || body.length() > SqsLimits.MAX_MESSAGE_BYTES / 3 && body.getBytes(StandardCharsets.UTF_8).length > SqsLimits.MAX_MESSAGE_BYTES;
   }
 
   /** Where the JSON broke; Jackson's own message quotes the input, which may be an address. */

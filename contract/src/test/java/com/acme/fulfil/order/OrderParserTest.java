@@ -3,6 +3,7 @@ package com.acme.fulfil.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -156,7 +157,7 @@ class OrderParserTest {
 
   @Test
   void bodyOfExactlyTheSqsLimitIsAccepted() {
-    String body = paddedTo(OrderParser.MAX_BODY_BYTES, "a");
+    String body = paddedTo(SqsLimits.MAX_MESSAGE_BYTES, "a");
 
     assertThat(body.getBytes(StandardCharsets.UTF_8)).hasSize(262_144);
     assertThat(parser.parse(body)).isEqualTo(new ValidOrder(CONTRACT_ORDER));
@@ -164,16 +165,16 @@ class OrderParserTest {
 
   @Test
   void bodyOverTheSqsLimitIsRejected() {
-    assertThat(parser.parse(paddedTo(OrderParser.MAX_BODY_BYTES + 1, "a")))
+    assertThat(parser.parse(paddedTo(SqsLimits.MAX_MESSAGE_BYTES + 1, "a")))
         .isEqualTo(
             new InvalidOrder(null, "body is larger than 262144 bytes (the SQS limit of 256 KiB)"));
   }
 
   @Test
   void sqsLimitCountsUtf8BytesNotCharacters() {
-    String body = paddedTo(OrderParser.MAX_BODY_BYTES + 2, "é");
+    String body = paddedTo(SqsLimits.MAX_MESSAGE_BYTES + 2, "é");
 
-    assertThat(body.length()).isLessThan(OrderParser.MAX_BODY_BYTES);
+    assertThat(body.length()).isLessThan(SqsLimits.MAX_MESSAGE_BYTES);
     assertThat(parser.parse(body))
         .isEqualTo(
             new InvalidOrder(null, "body is larger than 262144 bytes (the SQS limit of 256 KiB)"));

@@ -3,6 +3,7 @@ package com.acme.fulfil.queue;
 import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.acme.fulfil.booking.OrderRecords;
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.observability.TraceContext;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
@@ -31,8 +32,6 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
  */
 public final class DeadLetters {
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
-  private static final int ATTRIBUTE_LIMIT = 10;
-  private static final int SIZE_LIMIT = 256 * 1024;
 
   private final Supplier<SqsClient> sqs;
   private final Optional<String> deadLetterQueueUrl;
@@ -112,7 +111,7 @@ public final class DeadLetters {
       size += bytes(attribute.getKey()) + bytes(value.dataType()) + bytes(value.stringValue())
           + (value.binaryValue() == null ? 0 : value.binaryValue().asByteArrayUnsafe().length);
     }
-    return attributes.size() <= ATTRIBUTE_LIMIT && size <= SIZE_LIMIT;
+    return attributes.size() <= SqsLimits.MAX_MESSAGE_ATTRIBUTES && size <= SqsLimits.MAX_MESSAGE_BYTES;
   }
 
   private static long bytes(String text) {

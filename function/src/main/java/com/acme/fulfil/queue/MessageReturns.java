@@ -1,6 +1,6 @@
 package com.acme.fulfil.queue;
 
-import com.acme.fulfil.contract.timing.SqsLimits;
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,7 +26,6 @@ import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchReq
  */
 public final class MessageReturns {
   private static final Logger LOG = LoggerFactory.getLogger(MessageReturns.class);
-  private static final int SQS_BATCH_LIMIT = 10;
 
   private final Supplier<SqsClient> sqs;
   private final Clock clock;
@@ -55,8 +54,8 @@ public final class MessageReturns {
       }
     }
     byQueue.forEach((arn, fromQueue) -> {
-      for (int i = 0; i < fromQueue.size(); i += SQS_BATCH_LIMIT) {
-        returnAll(arn, fromQueue.subList(i, Math.min(i + SQS_BATCH_LIMIT, fromQueue.size())));
+      for (int i = 0; i < fromQueue.size(); i += SqsLimits.MAX_BATCH_ENTRIES) {
+        returnAll(arn, fromQueue.subList(i, Math.min(i + SqsLimits.MAX_BATCH_ENTRIES, fromQueue.size())));
       }
     });
   }

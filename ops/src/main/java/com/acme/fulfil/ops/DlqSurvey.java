@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -74,7 +75,7 @@ final class DlqSurvey {
     Optional<OrderRecord> record = letter.orderId().flatMap(id -> OrderRecord.read(stack, id));
     DeadLetterVerdict verdict = DeadLetterVerdict.of(letter, record);
     Optional<String> reason = verdict.reason().or(letter::reason).or(() -> logs.available()
-        ? logs.lastProblem(letter.sourceMessageId(), letter.sentAt().minus(Duration.ofDays(14))) : Optional.empty());
+        ? logs.lastProblem(letter.sourceMessageId(), letter.sentAt().minus(SqsLimits.MAX_RETENTION)) : Optional.empty());
     return new Entry(letter, record, verdict, reason);
   }
 

@@ -1,5 +1,6 @@
 package com.acme.fulfil.contract.timing;
 
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,9 +27,6 @@ import java.util.Objects;
 public record RetrySchedule(Duration firstBackoff, Duration longestBackoff, int jitterPercent, Duration afterLock) {
   /** A receive count beyond which the doubling has long reached any longest backoff SQS could take (12 h). */
   private static final int DOUBLINGS = 40;
-  /** SQS's most: receives beyond it are never reached, so the derivation stops there. */
-  static final int MOST_RECEIVES = 1000;
-
   public RetrySchedule {
     Objects.requireNonNull(firstBackoff, "firstBackoff");
     Objects.requireNonNull(longestBackoff, "longestBackoff");
@@ -73,12 +71,12 @@ public record RetrySchedule(Duration firstBackoff, Duration longestBackoff, int 
 
   /**
    * The fewest receives after which an order whose every try fails has retried for at least
-   * {@code horizon}; more than {@value #MOST_RECEIVES} when not even that many do it.
+   * {@code horizon}; more than {@value SqsLimits#MAX_RECEIVE_COUNT} (SQS's most: receives beyond it are never reached) when not even that many do it.
    */
   public int receivesFor(Duration horizon) {
     Duration total = Duration.ZERO;
     int receives = 0;
-    while (total.compareTo(horizon) < 0 && receives <= MOST_RECEIVES) {
+    while (total.compareTo(horizon) < 0 && receives <= SqsLimits.MAX_RECEIVE_COUNT) {
       receives++;
       total = total.plus(shortestWait(receives));
     }

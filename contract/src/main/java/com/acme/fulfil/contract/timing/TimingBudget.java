@@ -2,6 +2,7 @@ package com.acme.fulfil.contract.timing;
 
 import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import com.acme.fulfil.contract.settings.Settings;
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +61,6 @@ public record TimingBudget(
   public static final int RECEIVES_SQS_AGES = 2;
 
   static final Duration LAMBDA_MAX_TIMEOUT = Duration.ofSeconds(900);
-  static final Duration SQS_MAX_RETENTION = Duration.ofDays(14);
   static final Duration ESM_MAX_BATCHING_WINDOW = Duration.ofSeconds(300);
   static final int ESM_MAX_BATCH_SIZE = 10;
 
@@ -139,16 +139,16 @@ public record TimingBudget(
     }
     if (!isWholeSeconds(visibilityTimeout) || visibilityTimeout.compareTo(SqsLimits.MAX_VISIBILITY) > 0) {
       problems.add("visibilityTimeoutSeconds is " + DurationText.show(visibilityTimeout)
-          + " but SQS only accepts whole seconds up to 43200 (12 h); lower functionTimeoutSeconds instead.");
+          + " but SQS only accepts whole seconds up to " + SqsLimits.MAX_VISIBILITY.toSeconds() + " (12 h); lower functionTimeoutSeconds instead.");
     }
-    if (maxReceiveCount < 2 || maxReceiveCount > 1000) {
-      problems.add("maxReceiveCount is " + maxReceiveCount + " but must be from 2 to 1000: at 1 a single"
+    if (maxReceiveCount < 2 || maxReceiveCount > SqsLimits.MAX_RECEIVE_COUNT) {
+      problems.add("maxReceiveCount is " + maxReceiveCount + " but must be from 2 to " + SqsLimits.MAX_RECEIVE_COUNT + ": at 1 a single"
           + " transient failure (a partner 503, a throttled invocation) sends a good order to the DLQ. Leave it unset:"
           + " it is derived from retryHorizonSeconds and the retry schedule.");
     }
     if (!isWholeSeconds(sourceRetention) || sourceRetention.compareTo(Duration.ofMinutes(1)) < 0
-        || sourceRetention.compareTo(SQS_MAX_RETENTION) > 0
-        || !isWholeSeconds(dlqRetention) || dlqRetention.compareTo(SQS_MAX_RETENTION) > 0) {
+        || sourceRetention.compareTo(SqsLimits.MAX_RETENTION) > 0
+        || !isWholeSeconds(dlqRetention) || dlqRetention.compareTo(SqsLimits.MAX_RETENTION) > 0) {
       problems.add("sourceRetentionDays and dlqRetentionDays must be whole seconds from 1 minute to 14 days (got "
           + DurationText.show(sourceRetention) + " and " + DurationText.show(dlqRetention) + ").");
     }
@@ -364,7 +364,7 @@ public record TimingBudget(
     if (horizon.isPositive() && maxReceiveCount < needed) {
       problems.add("maxReceiveCount is " + maxReceiveCount + " but an order failing fast retries only "
           + DurationText.show(schedule.shortestRetrying(maxReceiveCount)) + " in that many receives, less than retryHorizonSeconds ("
-          + DurationText.show(horizon) + "): " + (needed > RetrySchedule.MOST_RECEIVES ? "lower retryHorizonSeconds"
+          + DurationText.show(horizon) + "): " + (needed > SqsLimits.MAX_RECEIVE_COUNT ? "lower retryHorizonSeconds"
               : "leave maxReceiveCount unset (it is derived: " + needed + ") or raise it to " + needed) + ".");
     }
     return problems;
@@ -455,7 +455,7 @@ public record TimingBudget(
       RetrySchedule schedule = new RetrySchedule(firstBackoff, longestBackoff != null ? longestBackoff : visibility,
           jitterPercent, clockSkewAllowance);
       int receives = maxReceiveCount != null ? maxReceiveCount
-          : Math.max(2, Math.min(schedule.receivesFor(retryHorizon), RetrySchedule.MOST_RECEIVES + 1));
+          : Math.max(2, Math.min(schedule.receivesFor(retryHorizon), SqsLimits.MAX_RECEIVE_COUNT + 1));
       return new TimingBudget(partnerWorstCase, partnerContractMaximum, clockSkewAllowance, partnerLookupTimeout,
           partnerDeadlineMargin, functionTimeout, batchingWindow,
           batchSize, recordConcurrency, visibility, receives, schedule, retryHorizon, sourceRetention, dlqRetention, ttl);

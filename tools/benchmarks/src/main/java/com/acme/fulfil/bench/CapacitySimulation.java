@@ -1,7 +1,7 @@
 package com.acme.fulfil.bench;
 
 import com.acme.fulfil.contract.alarms.AlarmRules;
-import com.acme.fulfil.contract.timing.SqsLimits;
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.sim.LatencyModel;
 import java.io.PrintStream;

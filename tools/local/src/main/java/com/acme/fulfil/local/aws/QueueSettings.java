@@ -1,6 +1,6 @@
 package com.acme.fulfil.local.aws;
 
-import com.acme.fulfil.contract.timing.SqsLimits;
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,15 +12,13 @@ import java.util.Optional;
  */
 public record QueueSettings(Duration visibilityTimeout, Duration retention, Optional<Redrive> redrive) {
 
-  static final Duration SQS_MIN_RETENTION = Duration.ofMinutes(1);
-  static final Duration SQS_MAX_RETENTION = Duration.ofDays(14);
-
   /** Past {@code maxReceiveCount} receives SQS moves the message to the DLQ, which keeps it {@code dlqRetention}. */
   public record Redrive(int maxReceiveCount, Duration dlqRetention) {
     public Redrive {
       Objects.requireNonNull(dlqRetention, "dlqRetention");
-      if (maxReceiveCount < 1 || maxReceiveCount > 1000) {
-        throw new IllegalArgumentException("maxReceiveCount is " + maxReceiveCount + " but SQS accepts 1 to 1000.");
+      if (maxReceiveCount < 1 || maxReceiveCount > SqsLimits.MAX_RECEIVE_COUNT) {
+        throw new IllegalArgumentException(
+            "maxReceiveCount is " + maxReceiveCount + " but SQS accepts 1 to " + SqsLimits.MAX_RECEIVE_COUNT + ".");
       }
       requireRetention("dlqRetention", dlqRetention);
     }
@@ -33,7 +31,7 @@ public record QueueSettings(Duration visibilityTimeout, Duration retention, Opti
     if (visibilityTimeout.getNano() != 0 || visibilityTimeout.isNegative()
         || visibilityTimeout.compareTo(SqsLimits.MAX_VISIBILITY) > 0) {
       throw new IllegalArgumentException("visibilityTimeout is " + visibilityTimeout
-          + " but SQS only accepts whole seconds from 0 to 43200: choose a time scale that keeps it whole.");
+          + " but SQS only accepts whole seconds from 0 to " + SqsLimits.MAX_VISIBILITY.toSeconds() + ": choose a time scale that keeps it whole.");
     }
     requireRetention("retention", retention);
   }
@@ -44,8 +42,8 @@ public record QueueSettings(Duration visibilityTimeout, Duration retention, Opti
    * can therefore never come from retention; it can only come from a wrong delete).
    */
   private static void requireRetention(String name, Duration retention) {
-    if (retention.getNano() != 0 || retention.compareTo(SQS_MIN_RETENTION) < 0
-        || retention.compareTo(SQS_MAX_RETENTION) > 0) {
+    if (retention.getNano() != 0 || retention.compareTo(SqsLimits.MIN_RETENTION) < 0
+        || retention.compareTo(SqsLimits.MAX_RETENTION) > 0) {
       throw new IllegalArgumentException(name + " is " + retention
           + " but SQS only accepts whole seconds from 60 s to 14 days.");
     }

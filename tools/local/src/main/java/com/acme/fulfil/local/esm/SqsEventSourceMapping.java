@@ -1,5 +1,6 @@
 package com.acme.fulfil.local.esm;
 
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import com.acme.fulfil.local.aws.QueueRef;
 import com.acme.fulfil.local.lambda.InvokeResult;
 import com.acme.fulfil.local.lambda.LambdaFunction;
@@ -59,7 +60,6 @@ public final class SqsEventSourceMapping implements AutoCloseable {
   static final int POLLERS = 5;
   /** What ElasticMQ answers to a delete whose receipt handle a later receive replaced. */
   static final String STALE_RECEIPT = "ReceiptHandleIsInvalid";
-  private static final int SQS_BATCH_LIMIT = 10;
   private static final Duration SHORT_POLL_PAUSE = Duration.ofMillis(25);
   private static final Duration RECEIVE_ERROR_PAUSE = Duration.ofMillis(200);
   private static final Duration SLOT_WAIT = Duration.ofMillis(100);
@@ -180,7 +180,7 @@ public final class SqsEventSourceMapping implements AutoCloseable {
    * gathering: the records already held are invoked rather than left to time out.
    */
   private List<Message> gatherBatch() {
-    List<Message> batch = new ArrayList<>(receive(Math.min(SQS_BATCH_LIMIT, settings.batchSize()), settings.pollWait()));
+    List<Message> batch = new ArrayList<>(receive(Math.min(SqsLimits.MAX_BATCH_ENTRIES, settings.batchSize()), settings.pollWait()));
     if (batch.isEmpty() || settings.batchingWindow().isZero()) {
       return batch;
     }
@@ -194,7 +194,7 @@ public final class SqsEventSourceMapping implements AutoCloseable {
       Duration wait = Duration.ofSeconds(Math.min(settings.pollWait().toSeconds(), TimeUnit.NANOSECONDS.toSeconds(remaining)));
       List<Message> more;
       try {
-        more = receive(Math.min(SQS_BATCH_LIMIT, settings.batchSize() - batch.size()), wait);
+        more = receive(Math.min(SqsLimits.MAX_BATCH_ENTRIES, settings.batchSize() - batch.size()), wait);
       } catch (SdkException e) {
         LOG.log(System.Logger.Level.WARNING, "receive from " + queue.name() + " failed while batching: " + e.getMessage());
         break;
@@ -290,8 +290,8 @@ public final class SqsEventSourceMapping implements AutoCloseable {
   }
 
   private void delete(List<Message> messages, Set<String> deleted, Set<String> stale) {
-    for (int from = 0; from < messages.size(); from += SQS_BATCH_LIMIT) {
-      List<Message> chunk = messages.subList(from, Math.min(messages.size(), from + SQS_BATCH_LIMIT));
+    for (int from = 0; from < messages.size(); from += SqsLimits.MAX_BATCH_ENTRIES) {
+      List<Message> chunk = messages.subList(from, Math.min(messages.size(), from + SqsLimits.MAX_BATCH_ENTRIES));
       List<DeleteMessageBatchRequestEntry> entries = new ArrayList<>();
       for (int i = 0; i < chunk.size(); i++) {
         entries.add(DeleteMessageBatchRequestEntry.builder()

@@ -1,6 +1,6 @@
 package com.acme.fulfil.local.scenario;
 
-import com.acme.fulfil.contract.timing.SqsLimits;
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import com.acme.fulfil.local.aws.DeadLetter;
 import com.acme.fulfil.local.aws.QueueRef;
 import java.time.Duration;
