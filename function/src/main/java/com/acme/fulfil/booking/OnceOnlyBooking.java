@@ -136,7 +136,7 @@ public final class OnceOnlyBooking {
       }
       Instant heldUntil;
       try {
-        heldUntil = records.hold(request, "outcome_unknown", Failures.describe(ending));
+        heldUntil = records.hold(request, OrderRecordLayout.OUTCOME_UNKNOWN, Failures.describe(ending));
       } catch (RuntimeException holdFailed) {
         // The claim's own lock then stands, and it ends later still.
         ending.addSuppressed(holdFailed);

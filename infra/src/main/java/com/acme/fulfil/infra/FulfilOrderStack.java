@@ -1,6 +1,7 @@
 package com.acme.fulfil.infra;
 
 import com.acme.fulfil.contract.oncall.RunbookSections;
+import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import io.github.cdklabs.cdknag.AwsSolutionsChecks;
 import software.amazon.awscdk.Aspects;
@@ -70,8 +71,8 @@ public final class FulfilOrderStack extends Stack {
   private Table idempotencyTable() {
     return Table.Builder.create(this, "Idempotency")
         .tableName(IDEMPOTENCY_TABLE_NAME)
-        .partitionKey(Attribute.builder().name("id").type(AttributeType.STRING).build())
-        .timeToLiveAttribute("expiration")
+        .partitionKey(Attribute.builder().name(OrderRecordLayout.KEY).type(AttributeType.STRING).build())
+        .timeToLiveAttribute(OrderRecordLayout.EXPIRY)
         .billingMode(BillingMode.PAY_PER_REQUEST)
         .pointInTimeRecoverySpecification(PointInTimeRecoverySpecification.builder()
             .pointInTimeRecoveryEnabled(true)

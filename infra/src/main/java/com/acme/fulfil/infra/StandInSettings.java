@@ -1,5 +1,6 @@
 package com.acme.fulfil.infra;
 
+import com.acme.fulfil.contract.settings.OnCallSettings;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,13 +34,13 @@ final class StandInSettings {
       found.add(refusal(DeploymentSettings.AWS_ACCOUNT, settings.awsAccount(), "AWS's documentation account"));
     }
     if (settings.partnerApiKeySecretArn().contains(":" + DOCUMENTATION_ACCOUNT + ":")) {
-      found.add(refusal("partnerApiKeySecretArn", settings.partnerApiKeySecretArn(), "in AWS's documentation account"));
+      found.add(refusal(OnCallSettings.PARTNER_API_KEY_SECRET_ARN, settings.partnerApiKeySecretArn(), "in AWS's documentation account"));
     }
     if (reserved(URI.create(settings.partnerBaseUrl()).getHost())) {
-      found.add(refusal("partnerBaseUrl", settings.partnerBaseUrl(), "a name reserved for examples"));
+      found.add(refusal(OnCallSettings.PARTNER_BASE_URL, settings.partnerBaseUrl(), "a name reserved for examples"));
     }
     if (reserved(settings.alarmEmail().substring(settings.alarmEmail().indexOf('@') + 1))) {
-      found.add(refusal("alarmEmail", settings.alarmEmail(), "at a name reserved for examples: no page reaches anyone"));
+      found.add(refusal(OnCallSettings.ALARM_EMAIL, settings.alarmEmail(), "at a name reserved for examples: no page reaches anyone"));
     }
     return found;
   }

@@ -50,7 +50,7 @@ final class FunctionLogs {
 
   /** The trace ids the lines carry, in the order they first appear: an order sent twice may have come in two traces. */
   static List<String> traceIds(List<String> lines) {
-    return lines.stream().map(line -> field(line, "trace_id")).flatMap(Optional::stream).distinct().toList();
+    return lines.stream().map(line -> field(line, OrderLogFields.TRACE_ID)).flatMap(Optional::stream).distinct().toList();
   }
 
   /**

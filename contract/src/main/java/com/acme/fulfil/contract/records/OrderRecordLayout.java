@@ -62,6 +62,11 @@ public final class OrderRecordLayout {
   public static final String CLAIMED = "claimed";
   /** The last try's outcome when the partner refused the order as sent (400, 422 with the contract's codes). */
   public static final String PARTNER_REJECTED = "partner_rejected";
+  /**
+   * The last try's outcome when its booking request may have reached the partner and no answer proved what came of
+   * it: the order stays held for the late-booking hold, and the next try looks it up first.
+   */
+  public static final String OUTCOME_UNKNOWN = "outcome_unknown";
 
   private OrderRecordLayout() {}
 

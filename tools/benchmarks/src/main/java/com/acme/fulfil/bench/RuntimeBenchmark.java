@@ -12,6 +12,7 @@ import com.acme.fulfil.local.lambda.RuntimeHost;
 import com.acme.fulfil.local.runtime.PackagedFunction;
 import com.acme.fulfil.local.scenario.OrderStream;
 import com.acme.fulfil.local.scenario.ScenarioOrder;
+import com.acme.fulfil.order.OrderMessage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -133,8 +134,8 @@ final class RuntimeBenchmark {
             MessageSystemAttributeName.SENDER_ID.toString(), "AIDABENCHMARK",
             MessageSystemAttributeName.APPROXIMATE_FIRST_RECEIVE_TIMESTAMP.toString(), Long.toString(System.currentTimeMillis())))
         .build();
-    QueueRef queue = new QueueRef("orders-to-fulfil", "http://localhost/000000000000/orders-to-fulfil",
-        "arn:aws:sqs:us-east-1:000000000000:orders-to-fulfil");
+    QueueRef queue = new QueueRef(OrderMessage.QUEUE_NAME, "http://localhost/000000000000/" + OrderMessage.QUEUE_NAME,
+        "arn:aws:sqs:us-east-1:000000000000:" + OrderMessage.QUEUE_NAME);
     return new SqsEventJson(queue).toEvent(List.of(message));
   }
 

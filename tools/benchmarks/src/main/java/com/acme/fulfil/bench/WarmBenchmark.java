@@ -1,5 +1,6 @@
 package com.acme.fulfil.bench;
 
+import com.acme.fulfil.contract.records.MetricNames;
 import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -96,7 +97,7 @@ final class WarmBenchmark {
 
   private static double partnerLatency(String emfLine) {
     try {
-      JsonNode latency = JSON.readTree(emfLine).get("PartnerLatency");
+      JsonNode latency = JSON.readTree(emfLine).get(MetricNames.PARTNER_LATENCY);
       return latency == null ? -1 : latency.asDouble();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

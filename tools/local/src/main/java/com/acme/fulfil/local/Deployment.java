@@ -5,6 +5,7 @@ import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.local.esm.EsmSettings;
+import com.acme.fulfil.order.OrderMessage;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -54,7 +55,7 @@ public record Deployment(
    * floor {@link LocalBudget} keeps for real work.
    */
   public static Deployment fulfilOrder(TimingBudget budget, TimeScale scale, int maxConcurrency, Path artifact) {
-    return fulfilOrder("fixed", "orders-to-fulfil", LocalBudget.of(budget, scale), maxConcurrency,
+    return fulfilOrder("fixed", OrderMessage.QUEUE_NAME, LocalBudget.of(budget, scale), maxConcurrency,
         scale.pollWait(), artifact);
   }
 

@@ -1,5 +1,6 @@
 package com.acme.fulfil.local.aws;
 
+import com.acme.fulfil.contract.records.OrderRecordLayout;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,10 +23,6 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * partner key's secret.
  */
 public final class OrdersStack {
-  /** The function's idempotency table layout (Powertools' defaults, as the CDK stack declares them). */
-  public static final String TABLE_PARTITION_KEY = "id";
-  public static final String TABLE_TTL_ATTRIBUTE = "expiration";
-
   private final SqsClient sqs;
   private final DynamoDbClient dynamoDb;
   private final SecretsManagerClient secrets;
@@ -82,11 +79,11 @@ public final class OrdersStack {
         .tableName(tableName)
         .billingMode(BillingMode.PAY_PER_REQUEST)
         .attributeDefinitions(AttributeDefinition.builder()
-            .attributeName(TABLE_PARTITION_KEY).attributeType(ScalarAttributeType.S).build())
-        .keySchema(KeySchemaElement.builder().attributeName(TABLE_PARTITION_KEY).keyType(KeyType.HASH).build()));
+            .attributeName(OrderRecordLayout.KEY).attributeType(ScalarAttributeType.S).build())
+        .keySchema(KeySchemaElement.builder().attributeName(OrderRecordLayout.KEY).keyType(KeyType.HASH).build()));
     dynamoDb.waiter().waitUntilTableExists(request -> request.tableName(tableName));
     dynamoDb.updateTimeToLive(ttl -> ttl.tableName(tableName).timeToLiveSpecification(
-        TimeToLiveSpecification.builder().attributeName(TABLE_TTL_ATTRIBUTE).enabled(true).build()));
+        TimeToLiveSpecification.builder().attributeName(OrderRecordLayout.EXPIRY).enabled(true).build()));
   }
 
   /** Stores the partner's API key as the secret's current value, creating the secret the first time (a rotation after that). */

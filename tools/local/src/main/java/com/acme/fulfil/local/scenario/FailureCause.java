@@ -1,5 +1,7 @@
 package com.acme.fulfil.local.scenario;
 
+import com.acme.fulfil.contract.records.OrderRecordLayout;
+
 /**
  * Why a try of this project's function failed transiently, as its log line tells it: the failure's
  * exception type, and for a partner that could not be used, what the function was doing.
@@ -8,7 +10,7 @@ public enum FailureCause {
   LOOKUP_FAILED("lookup failed or timed out", "lookup_failed"),
   NO_TIME_TO_BOOK("no time to book", "no_time_to_book"),
   PARTNER_429("partner 429 (Retry-After)", "partner_429"),
-  OUTCOME_UNKNOWN("5xx or no answer: outcome unknown", "outcome_unknown"),
+  OUTCOME_UNKNOWN("5xx or no answer: outcome unknown", OrderRecordLayout.OUTCOME_UNKNOWN),
   HELD_BY_ANOTHER_TRY("held by another try", "held_by_another_try"),
   PARTNER_UNREACHABLE("partner unreachable", "partner_unreachable"),
   KEY_REFUSED("API key refused", "key_refused"),
