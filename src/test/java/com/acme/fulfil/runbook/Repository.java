@@ -107,7 +107,7 @@ final class Repository {
     Set<String> raised = matches("infra/src/main/java/com/acme/fulfil/infra/FulfilOrderAlarms.java", "raise\\(AlarmNames\\.(\\w+),");
     Set<String> names = new java.util.TreeSet<>();
     for (String constant : raised) {
-      names.addAll(matches("contract/src/main/java/com/acme/fulfil/contract/AlarmNames.java",
+      names.addAll(matches("contract/src/main/java/com/acme/fulfil/contract/alarms/AlarmNames.java",
           "public static final String " + constant + " = \"([^\"]+)\";"));
     }
     return names;
@@ -115,14 +115,14 @@ final class Repository {
 
   /** The runbook sections the stack's pages and ./fulfil-ops send on-call to, by how their titles begin. */
   Set<String> namedRunbookSections() {
-    return matches("contract/src/main/java/com/acme/fulfil/contract/RunbookSections.java",
+    return matches("contract/src/main/java/com/acme/fulfil/contract/oncall/RunbookSections.java",
         "static final String \\w+ = \"([^\"]+)\";");
   }
 
   /** Each place in the product's and the local run's main sources that names a runbook section by its number. */
   List<String> runbookSectionNumbers() {
     List<String> found = new ArrayList<>();
-    for (String module : List.of("contract", "function", "infra", "ops", "tools/local")) {
+    for (String module : List.of("contract", "partner-client", "function", "infra", "ops", "tools/local")) {
       for (Path source : javaSources(module + "/src/main/java")) {
         Matcher number = Pattern.compile("(?i)runbook(\\.md)?,? sections? \\d+").matcher(read(root.relativize(source).toString()));
         while (number.find()) {
@@ -166,11 +166,13 @@ final class Repository {
     }
   }
 
-  /** A constant of {@code source}'s own, or {@code Class.NAME} of timing, which the function shares with on-call's tools. */
+  /** A constant of {@code source}'s own, or {@code Class.NAME} of the contract, which the function shares with on-call's tools. */
   private String constantValue(String code, String name, Path source) {
     if (name.contains(".")) {
       String[] qualified = name.split("\\.");
-      return constantValue(read("contract/src/main/java/com/acme/fulfil/contract/" + qualified[0] + ".java"), qualified[1], source);
+      Path contract = javaSources("contract/src/main/java").stream()
+          .filter(file -> file.getFileName().toString().equals(qualified[0] + ".java")).findFirst().orElseThrow();
+      return constantValue(read(root.relativize(contract).toString()), qualified[1], source);
     }
     Matcher constant = STRING_CONSTANT.matcher(code);
     while (constant.find()) {

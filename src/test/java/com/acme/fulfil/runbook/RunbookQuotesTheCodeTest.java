@@ -36,7 +36,8 @@ class RunbookQuotesTheCodeTest {
   private static final String TERM_TEXT = "(?:" + LITERAL + "|((?:[A-Z][A-Za-z]*\\.)?[A-Z][A-Z0-9_]+))";
   private static final Pattern TERM = Pattern.compile(TERM_TEXT);
   private static final Pattern CHAIN = Pattern.compile(TERM_TEXT + "(?:\\s*\\+\\s*" + TERM_TEXT + ")+");
-  private static final List<String> PRODUCT = List.of("function/src/main", "ops/src/main", "infra/src/main", "contract/src/main");
+  private static final List<String> PRODUCT = List.of("partner-client/src/main", "function/src/main", "ops/src/main", "infra/src/main",
+      "contract/src/main");
   /** Words AWS writes, not this project: Lambda's report line of a try it killed. */
   private static final Set<String> AWS_WORDS = Set.of("Task timed out");
 
