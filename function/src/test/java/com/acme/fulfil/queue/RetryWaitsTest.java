@@ -68,8 +68,8 @@ class RetryWaitsTest {
   }
 
   @Test
-  void aTryThatNeedsAPersonOrCannotTellKeepsTheQueuesTimeoutAndPoisonReturnsAtOnce() {
-    assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.Retry("key refused", new NextTry.QueueTimeout()))).isEmpty();
+  void aTryThatCannotTellKeepsTheQueuesTimeoutAndPoisonReturnsAtOnce() {
+    assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.Retry("our own bug", new NextTry.QueueTimeout()))).isEmpty();
     assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.InProgressElsewhere(new NextTry.QueueTimeout()))).isEmpty();
     assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.Rejected(RecordOutcome.Rejected.INVALID_MESSAGE, "not JSON", null)))
         .contains(Duration.ZERO);
