@@ -38,7 +38,7 @@ final class RunbookNumbers {
     List<String> rows = new ArrayList<>(List.of("| what | value |", "|---|---|"));
     rows.add(row("receives before the DLQ", "%d", budget.maxReceiveCount()));
     rows.add(row("a try (the function's timeout)", seconds(budget.functionTimeout())));
-    rows.add(row("visibility timeout: the wait after a killed try, a refused key, an unknown failure",
+    rows.add(row("visibility timeout: the wait after a killed try, an unknown failure",
         seconds(budget.visibilityTimeout())));
     rows.add(row("a failed try's backoff", "%s, doubling each receive, at most %s, less up to %d%% at random",
         seconds(retries.firstBackoff()), seconds(retries.longestBackoff()), retries.jitterPercent()));

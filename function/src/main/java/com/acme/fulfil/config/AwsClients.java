@@ -1,5 +1,6 @@
 package com.acme.fulfil.config;
 
+import com.acme.fulfil.queue.ProducersTraceOnly;
 import java.net.URI;
 import java.util.Optional;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
@@ -24,7 +25,8 @@ public record AwsClients(DynamoDbClient dynamoDb, SecretsManagerClient secretsMa
         configure(DynamoDbClient.builder().httpClient(http), endpoints.region(), endpoints.dynamoDb()).build(),
         configure(SecretsManagerClient.builder().httpClient(http), endpoints.region(), endpoints.secretsManager())
             .build(),
-        new Lazy<>(() -> configure(SqsClient.builder().httpClient(http), endpoints.region(), endpoints.sqs()).build()));
+        new Lazy<>(() -> configure(SqsClient.builder().httpClient(http), endpoints.region(), endpoints.sqs())
+            .overrideConfiguration(o -> o.addExecutionInterceptor(new ProducersTraceOnly())).build()));
   }
 
   private static <B extends AwsClientBuilder<B, ?>> B configure(B builder, Optional<String> region,

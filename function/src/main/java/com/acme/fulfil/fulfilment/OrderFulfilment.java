@@ -124,8 +124,7 @@ public final class OrderFulfilment {
       }
       return new RecordOutcome.Retry(Failures.describe(e.getCause()), new NextTry.AfterLock(e.heldUntil()));
     } catch (PartnerUnavailableException e) {
-      NextTry next = e.needsAPerson() ? new NextTry.QueueTimeout()
-          : e.retryAfter().<NextTry>map(NextTry.PartnerAsked::new).orElseGet(NextTry.Backoff::new);
+      NextTry next = e.retryAfter().<NextTry>map(NextTry.PartnerAsked::new).orElseGet(NextTry.Backoff::new);
       return new RecordOutcome.Retry(Failures.describe(e), next);
     } catch (UnreadableBookingException | NoTimeToBookException | SecretUnavailableException | SdkException e) {
       // Nothing sent, or (DynamoDB failing to record a booking) the order locked until its claim runs out,

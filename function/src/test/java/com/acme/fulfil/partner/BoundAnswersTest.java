@@ -227,7 +227,6 @@ class BoundAnswersTest {
 
       assertThat(failure).isExactlyInstanceOf(PartnerUnavailableException.class);
       assertThat(((PartnerException) failure).notBooked()).as("the 401 is the proof").isPresent();
-      assertThat(((PartnerUnavailableException) failure).needsAPerson()).as("Secrets Manager may answer at the next try").isFalse();
       assertThat(own.wire().received().stream().filter(r -> r.method().equals("POST"))).hasSize(1);
     }
   }

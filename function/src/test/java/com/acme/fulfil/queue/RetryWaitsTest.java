@@ -69,8 +69,8 @@ class RetryWaitsTest {
   }
 
   @Test
-  void aTryThatNeedsAPersonOrCannotTellKeepsTheQueuesTimeoutAndPoisonReturnsAtOnce() {
-    assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.Retry("key refused", new NextTry.QueueTimeout()))).isEmpty();
+  void aTryThatCannotTellKeepsTheQueuesTimeoutAndPoisonReturnsAtOnce() {
+    assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.Retry("our own bug", new NextTry.QueueTimeout()))).isEmpty();
     assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.InProgressElsewhere(new NextTry.QueueTimeout()))).isEmpty();
     assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.Rejected(DeadLetterAttributes.INVALID_MESSAGE, "not JSON", null)))
         .contains(Duration.ZERO);

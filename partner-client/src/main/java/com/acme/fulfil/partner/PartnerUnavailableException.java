@@ -9,27 +9,24 @@ import java.util.Optional;
  */
 public final class PartnerUnavailableException extends PartnerException {
   private final Optional<Duration> retryAfter;
-  private final boolean needsAPerson;
 
-  private PartnerUnavailableException(String message, Throwable cause, NotBooked notBooked, Optional<Duration> retryAfter,
-      boolean needsAPerson) {
+  private PartnerUnavailableException(String message, Throwable cause, NotBooked notBooked, Optional<Duration> retryAfter) {
     super(message, cause, notBooked);
     this.retryAfter = retryAfter;
-    this.needsAPerson = needsAPerson;
   }
 
   /** A lookup that failed: it books nothing, so it needs no proof of that. */
   static PartnerUnavailableException lookupFailed(String message, Throwable cause) {
-    return new PartnerUnavailableException(message, cause, null, Optional.empty(), false);
+    return new PartnerUnavailableException(message, cause, null, Optional.empty());
   }
 
   static PartnerUnavailableException neverSent(String message, Throwable cause) {
-    return new PartnerUnavailableException(message, cause, new NotBooked("the request never left"), Optional.empty(), false);
+    return new PartnerUnavailableException(message, cause, new NotBooked("the request never left"), Optional.empty());
   }
 
   /** A 429, with the wait the partner asked for when its {@code Retry-After} could be read. */
   static PartnerUnavailableException rateLimited(String message, Optional<Duration> retryAfter) {
-    return new PartnerUnavailableException(message, null, new NotBooked("429"), retryAfter, false);
+    return new PartnerUnavailableException(message, null, new NotBooked("429"), retryAfter);
   }
 
   /**
@@ -37,20 +34,19 @@ public final class PartnerUnavailableException extends PartnerException {
    * booked, and Secrets Manager may answer the next try.
    */
   static PartnerUnavailableException keyNotReRead(String message, Throwable cause) {
-    return new PartnerUnavailableException(message, cause, new NotBooked("401 invalid_api_key"), Optional.empty(), false);
+    return new PartnerUnavailableException(message, cause, new NotBooked("401 invalid_api_key"), Optional.empty());
   }
 
-  /** The key was refused again after it was re-read from the secret: retrying soon only burns receives. */
+  /**
+   * The key was refused again after it was re-read from the secret: nothing was booked, and nothing changes until the
+   * secret holds the partner's new key. The backoff retries it: soon after a rotation, which then books it at once,
+   * and further apart the longer nobody acts, while its failures page (partner-failing) with these words.
+   */
   static PartnerUnavailableException keyRefused(String message) {
-    return new PartnerUnavailableException(message, null, new NotBooked("401 after the key was re-read"), Optional.empty(), true);
+    return new PartnerUnavailableException(message, null, new NotBooked("401 after the key was re-read"), Optional.empty());
   }
 
   public Optional<Duration> retryAfter() {
     return retryAfter;
-  }
-
-  /** True when nothing changes until a person acts (the key in the secret is refused). */
-  public boolean needsAPerson() {
-    return needsAPerson;
   }
 }

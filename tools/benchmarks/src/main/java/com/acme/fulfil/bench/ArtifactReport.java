@@ -39,7 +39,9 @@ record ArtifactReport(Path artifact, long bytes, List<Jar> jars) {
   }
 
   void print(PrintStream out, int biggest) {
-    out.printf(Locale.ROOT, "artifact: %s%n", artifact);
+    // Relative to the checkout where it is inside it: a committed report names no one's home directory.
+    Path here = Path.of("").toAbsolutePath();
+    out.printf(Locale.ROOT, "artifact: %s%n", artifact.toAbsolutePath().startsWith(here) ? here.relativize(artifact.toAbsolutePath()) : artifact);
     out.printf(Locale.ROOT, "size: %,d bytes (%.2f MB, %.2f MiB), %d dependency jars%n",
         bytes, bytes / 1e6, bytes / (1024.0 * 1024.0), jars.size());
     out.printf(Locale.ROOT, "spare SDK HTTP clients: %s%n", spareHttpClients().isEmpty() ? "none" : spareHttpClients());

@@ -1,10 +1,15 @@
 package com.acme.fulfil.bench;
 
+import com.acme.fulfil.local.GeneratedReport;
 import com.acme.fulfil.local.TimeScale;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.EnumMap;
@@ -30,6 +35,8 @@ import java.util.Optional;
  * --orders N        orders per configuration of the cost benchmark (default 200)
  * --scale N         the cost benchmark runs N times faster than real time (default 10)
  * --seed N          capacity: the model's seed (default 42)
+ * --report FILE     artifact, capacity: also write what it prints to FILE, headed by the command, its
+ *                   report version, the date and the machine (docs/reports/ holds the ones the docs point to)
  * </pre>
  */
 public final class BenchmarkCli {
@@ -50,7 +57,7 @@ public final class BenchmarkCli {
   private static void run(String[] args) throws Exception {
     if (args.length == 0 || args[0].startsWith("-")) {
       System.err.println("usage: tools/benchmarks/run artifact|runtime|cold-start|warm|cost|capacity|all [--artifact PATH] [--runs N]"
-          + " [--memory MB] [--quick] [--records N] [--warm-up N] [--profile] [--orders N] [--scale N]");
+          + " [--memory MB] [--quick] [--records N] [--warm-up N] [--profile] [--orders N] [--scale N] [--report FILE]");
       System.exit(2);
     }
     String what = args[0];
@@ -59,7 +66,19 @@ public final class BenchmarkCli {
     int records = Integer.parseInt(option(args, "--records").orElse("1000"));
     int orders = Integer.parseInt(option(args, "--orders").orElse("200"));
     Optional<Integer> memory = option(args, "--memory").map(Integer::parseInt);
-    PrintStream out = System.out;
+    Optional<GeneratedReport> reportKind = switch (what) {
+      case "artifact" -> Optional.of(GeneratedReport.ARTIFACT);
+      case "capacity" -> Optional.of(GeneratedReport.CAPACITY_MODEL);
+      default -> Optional.empty();
+    };
+    Optional<Path> report = option(args, GeneratedReport.OPTION).map(Path::of);
+    if (report.isPresent() && reportKind.isEmpty()) {
+      throw new IllegalArgumentException(GeneratedReport.OPTION + " is for artifact and capacity, not " + what);
+    }
+    // With --report, what goes to standard output is also kept for the file.
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    PrintStream out = report.isEmpty() ? System.out
+        : new PrintStream(new TeeOutputStream(System.out, printed), true, StandardCharsets.UTF_8);
     out.printf(Locale.ROOT, "machine: %d CPUs (%s), %s %s, %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("os.arch"), System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
         loadAverage());
@@ -77,6 +96,13 @@ public final class BenchmarkCli {
     }
     if (what.equals("capacity")) {
       new CapacitySimulation(Long.parseLong(option(args, "--seed").orElse("42"))).print(out);
+    }
+    if (report.isPresent()) {
+      out.flush();
+      reportKind.get().write(report.get(), List.of(args).subList(1, args.length),
+          printed.toString(StandardCharsets.UTF_8), Clock.systemUTC());
+      System.err.println("report: " + report.get().toAbsolutePath());
+      return;
     }
     if (what.equals("cost") || what.equals("all")) {
       TimeScale scale = new TimeScale(Integer.parseInt(option(args, "--scale").orElse("10")));
@@ -128,6 +154,35 @@ public final class BenchmarkCli {
       return "load average " + Files.readString(Path.of("/proc/loadavg")).strip();
     } catch (IOException e) {
       return "load average unknown";
+    }
+  }
+
+  /** Writes to the terminal and keeps a copy for the report. */
+  private static final class TeeOutputStream extends OutputStream {
+    private final OutputStream terminal;
+    private final OutputStream copy;
+
+    TeeOutputStream(OutputStream terminal, OutputStream copy) {
+      this.terminal = terminal;
+      this.copy = copy;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      terminal.write(b);
+      copy.write(b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      terminal.write(b, off, len);
+      copy.write(b, off, len);
+    }
+
+    @Override
+    public void flush() throws IOException {
+      terminal.flush();
+      copy.flush();
     }
   }
 }

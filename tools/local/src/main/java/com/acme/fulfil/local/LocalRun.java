@@ -14,6 +14,7 @@ import com.acme.fulfil.local.scenario.ScenarioSettings;
 import com.acme.fulfil.local.scenario.ServeMode;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,13 +79,13 @@ public final class LocalRun {
         out.flush();
         System.exit(exit);
       }
-      int exit = runScenario(options, scale, budget, connection, stack, sqs, out, logs, started);
+      int exit = runScenario(options, List.of(args), scale, budget, connection, stack, sqs, out, logs, started);
       out.flush();
       System.exit(exit);
     }
   }
 
-  private static int runScenario(RunOptions options, TimeScale scale, TimingBudget budget, AwsConnection connection,
+  private static int runScenario(RunOptions options, List<String> arguments, TimeScale scale, TimingBudget budget, AwsConnection connection,
       OrdersStack stack, SqsClient sqs, PrintStream out, LocalLogging.Files logs, long started) throws InterruptedException, IOException {
     List<Deployment> deployments = new ArrayList<>();
     if (options.configurations().contains("incident")) {
@@ -104,13 +105,20 @@ public final class LocalRun {
         options.deadline().orElse(sendSpread.plus(options.partnerDay().causesRetries() ? RETRYING_DRAIN : HEALTHY_DRAIN)
             .plus(options.partnerDay().longerRun())),
         MINIMUM_RUN);
-    out.println(header(settings, scale, deployments, logs));
+    String header = header(settings, scale, deployments, logs);
+    out.println(header);
     Progress progress = new Progress(out);
     List<DeploymentReport> reports =
         new Scenario(connection, stack, sqs, scale, settings, budget).run(deployments, progress);
     progress.done();
     out.println();
-    out.println(new ReportText(scale).format(reports));
+    String report = new ReportText(scale).format(reports);
+    out.println(report);
+    if (options.report().isPresent()) {
+      GeneratedReport.LOCAL_RUN.write(options.report().get(), arguments,
+          "```text\n" + header + "\n\n" + report + "\n```\n", Clock.systemUTC());
+      out.println("Markdown report: " + options.report().get().toAbsolutePath());
+    }
     if (options.json().isPresent()) {
       new ReportJson(scale, settings).write(reports, options.json().get());
       out.println("JSON report: " + options.json().get().toAbsolutePath());

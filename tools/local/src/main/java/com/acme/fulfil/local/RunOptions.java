@@ -23,6 +23,7 @@ public record RunOptions(
     Set<String> configurations,
     Optional<Duration> deadline,
     Optional<Path> json,
+    Optional<Path> report,
     Path artifact) {
 
   static final Set<String> CONFIGURATIONS = Set.of("incident", "fixed", "fixed-1800");
@@ -61,6 +62,9 @@ public record RunOptions(
                             retries, for fixed-1800's 60 s scaled waits). The run ends sooner once
                             every configuration with a DLQ has settled, after at least 30 s.
         --json FILE         also write the report as JSON (one object per configuration)
+        --report FILE       also write the report as Markdown, headed by the command, its report
+                            version, the date and the machine (docs/reports/ holds the ones the
+                            docs point to)
         --artifact ZIP      the function's deployable zip to run (default
                             function/target/fulfil-order.zip, which ./run-local builds)
         --cutover           rehearse the first deploy into the account that runs the old setup
@@ -88,6 +92,7 @@ public record RunOptions(
     Optional<String> only = Optional.empty();
     Optional<Duration> deadline = Optional.empty();
     Optional<Path> json = Optional.empty();
+    Optional<Path> report = Optional.empty();
     Path artifact = PackagedFunction.DEFAULT_ARTIFACT;
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
@@ -112,6 +117,7 @@ public record RunOptions(
         }
         case "--deadline" -> deadline = Optional.of(Duration.ofSeconds(positive(option, value(args, ++i, option))));
         case "--json" -> json = Optional.of(Path.of(value(args, ++i, option)));
+        case GeneratedReport.OPTION -> report = Optional.of(Path.of(value(args, ++i, option)));
         case "--artifact" -> artifact = Path.of(value(args, ++i, option));
         default -> throw new IllegalArgumentException("unknown option '" + option + "'");
       }
@@ -124,7 +130,7 @@ public record RunOptions(
       throw new IllegalArgumentException("--serve and --cutover are two different runs: choose one");
     }
     return new RunOptions(help, serve, cutover, orders, poison, rejected, day, batchSize, concurrency, ordersPerHour, seed, configurations,
-        deadline, json, artifact);
+        deadline, json, report, artifact);
   }
 
   private static String value(String[] args, int index, String option) {

@@ -20,6 +20,7 @@ class RunOptionsTest {
     assertThat(options.configurations()).containsExactlyInAnyOrder("incident", "fixed");
     assertThat(options.serve()).isFalse();
     assertThat(options.json()).isEmpty();
+    assertThat(options.report()).isEmpty();
     assertThat(options.ordersPerHour()).as("the rate the fixed configuration books, chosen by the run").isEmpty();
   }
 
@@ -37,7 +38,7 @@ class RunOptionsTest {
   void everyOptionOfTheHelpTextIsRead() {
     RunOptions options = RunOptions.parse("--orders", "50", "--poison", "10", "--rejected", "4", "--partner",
         "key-rotation", "--batch-size", "10", "--concurrency", "5", "--rate", "3000", "--seed", "7", "--only", "fixed",
-        "--deadline", "90", "--json", "out/report.json");
+        "--deadline", "90", "--json", "out/report.json", "--report", "docs/reports/local-run.md");
 
     assertThat(options.orders()).isEqualTo(50);
     assertThat(options.poisonShare()).isEqualTo(0.10);
@@ -50,8 +51,9 @@ class RunOptionsTest {
     assertThat(options.configurations()).containsExactly("fixed");
     assertThat(options.deadline()).contains(Duration.ofSeconds(90));
     assertThat(options.json()).contains(Path.of("out/report.json"));
+    assertThat(options.report()).contains(Path.of("docs/reports/local-run.md"));
     assertThat(RunOptions.USAGE).contains("--orders", "--poison", "--rejected", "--partner", "--batch-size",
-        "--concurrency", "--rate", "--seed", "--only", "--deadline", "--json", "--serve", "--help");
+        "--concurrency", "--rate", "--seed", "--only", "--deadline", "--json", "--report", "--serve", "--help");
   }
 
   @Test
