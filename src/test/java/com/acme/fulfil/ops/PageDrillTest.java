@@ -3,6 +3,7 @@ package com.acme.fulfil.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.contract.alarms.AlarmNames;
+import com.acme.fulfil.contract.settings.DeployedNames;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -157,7 +158,7 @@ class PageDrillTest {
     aws.topicPolicy = FakeAlarmTopic.CLOUDWATCH_ALLOWED;
     aws.recordsActions = false;
 
-    try (Stack stack = Stack.resolve(env, Stack.DEFAULT_STACK)) {
+    try (Stack stack = Stack.resolve(env, DeployedNames.STACK)) {
       Report report = new PageDrill(stack, Clock.systemUTC(), Duration.ofMillis(100), Duration.ofSeconds(1)).run();
       assertThat(report.exitCode()).isEqualTo(1);
       assertThat(String.join("\n", report.lines())).contains("CloudWatch recorded no action on " + FakeAlarmTopic.TOPIC

@@ -30,11 +30,7 @@ class NamesAreSpelledOnceTest {
   static final List<OtherMeaning> OTHER_MEANINGS = List.of(
       new OtherMeaning("order_id", "partner-client/", "the partner API's field and query parameter (docs/partner-api.md)"),
       new OtherMeaning("order_id", "tools/simulators/", "the simulated partner's side of the partner API"),
-      new OtherMeaning("fulfil-order", "infra/src/main/java/com/acme/fulfil/infra/FulfilOrderApp.java", "the stack's name"),
-      new OtherMeaning("fulfil-order", "infra/src/main/java/com/acme/fulfil/infra/FulfilOrderFunction.java",
-          "the function's name"),
-      new OtherMeaning("fulfil-order", "ops/src/main/java/com/acme/fulfil/ops/Stack.java", "the stack's name"),
-      new OtherMeaning("fulfil-order", "tools/benchmarks/", "the function's name and its artifact's"),
+      new OtherMeaning("fulfil-order", "tools/benchmarks/", "the benchmarked function's name and its artifact's"),
       new OtherMeaning("FulfilOrder", "infra/src/main/java/com/acme/fulfil/infra/FulfilOrderStack.java",
           "the function's construct id"),
       new OtherMeaning("status", "ops/src/main/java/com/acme/fulfil/ops/Redrive.java", "--json's key for SQS's move task"),

@@ -241,7 +241,7 @@ public final class FulfilOrderAlarms extends Construct {
     return new Metric(MetricProps.builder()
         .namespace(MetricNames.NAMESPACE)
         .metricName(name)
-        .dimensionsMap(Map.of("Service", FulfilOrderFunction.FUNCTION_NAME))
+        .dimensionsMap(Map.of("Service", MetricNames.SERVICE))
         .statistic(statistic)
         .period(period(alarm))
         .build());

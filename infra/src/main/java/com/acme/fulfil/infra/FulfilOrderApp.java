@@ -1,5 +1,6 @@
 package com.acme.fulfil.infra;
 
+import com.acme.fulfil.contract.settings.DeployedNames;
 import com.acme.fulfil.contract.timing.Capacity;
 import com.acme.fulfil.contract.settings.OnCallSettings;
 import com.acme.fulfil.contract.settings.Settings;
@@ -20,7 +21,6 @@ import software.amazon.awscdk.App;
  * why, not with a stack trace.
  */
 public final class FulfilOrderApp {
-  private static final String STACK_NAME = "fulfil-order";
   /** Optional: the busiest hour's orders, which synth refuses if the stack cannot book them at the partner's worst. */
   static final String PEAK_ORDERS_PER_HOUR = "peakOrdersPerHour";
 
@@ -61,7 +61,7 @@ public final class FulfilOrderApp {
         + capacity.backlogAlarmThreshold() + " waiting orders" + peakOrdersPerHour.map(peak -> "; peakOrdersPerHour "
         + peak + " fits at the worst case").orElse(" (no peakOrdersPerHour set to check it against)") + ".");
     err.println("fulfil-order: retries: " + budget.retrySentence() + ".");
-    FulfilOrderStack stack = new FulfilOrderStack(app, STACK_NAME, budget, deployment);
+    FulfilOrderStack stack = new FulfilOrderStack(app, DeployedNames.STACK, budget, deployment);
     // What this deploy read, -c values included. Drift detection compares the resources with this template;
     // only ./fulfil-ops check, comparing these with the committed infra/cdk.json, sees a deploy from other settings.
     Map<String, String> deployedWith = new LinkedHashMap<>();

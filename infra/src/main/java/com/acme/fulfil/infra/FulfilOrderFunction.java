@@ -1,5 +1,6 @@
 package com.acme.fulfil.infra;
 
+import com.acme.fulfil.contract.settings.DeployedNames;
 import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import io.github.cdklabs.cdknag.NagPackSuppression;
@@ -42,7 +43,6 @@ import software.constructs.Construct;
  * to its DLQ.
  */
 public final class FulfilOrderFunction extends Construct {
-  static final String FUNCTION_NAME = "fulfil-order";
   private static final String ALIAS_NAME = "live";
   private static final String HANDLER = "com.acme.fulfil.handler.FulfilOrderHandler::handleRequest";
 
@@ -53,7 +53,7 @@ public final class FulfilOrderFunction extends Construct {
       IQueue orders, IQueue deadLetters, ITable idempotency, ISecret partnerApiKey) {
     super(scope, id);
     LogGroup logs = LogGroup.Builder.create(this, "Logs")
-        .logGroupName("/aws/lambda/" + FUNCTION_NAME)
+        .logGroupName("/aws/lambda/" + DeployedNames.FUNCTION)
         // Outlives source plus DLQ retention even at the SQS maxima (14 + 14 days), the same lifetime
         // the idempotency TTL covers: the invocations of any message someone inspects are still there.
         .retention(RetentionDays.ONE_MONTH)
@@ -98,7 +98,7 @@ public final class FulfilOrderFunction extends Construct {
     environment.putAll(FunctionEnvironment.everyDeployment());
 
     function = Function.Builder.create(this, "Function")
-        .functionName(FUNCTION_NAME)
+        .functionName(DeployedNames.FUNCTION)
         .description("Books exactly one courier per order from orders-to-fulfil")
         // The artifact is compiled for Java 21 (--release 21); the managed runtime is the newest, java25,
         // for its SnapStart defaults and support window (docs/deploy.md, "The function").

@@ -1,5 +1,6 @@
 package com.acme.fulfil.ops;
 
+import com.acme.fulfil.contract.settings.DeployedNames;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.order.OrderMessage;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -165,7 +166,7 @@ public final class FulfilOps {
   static final class Common {
     @Option(names = "--json", description = "the report as JSON, for scripts")
     boolean json;
-    @Option(names = "--stack", paramLabel = "NAME", defaultValue = Stack.DEFAULT_STACK,
+    @Option(names = "--stack", paramLabel = "NAME", defaultValue = DeployedNames.STACK,
         description = "the stack (default ${DEFAULT-VALUE}; AWS only)")
     String stack;
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")

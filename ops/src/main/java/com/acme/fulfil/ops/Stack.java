@@ -2,6 +2,7 @@ package com.acme.fulfil.ops;
 
 import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import com.acme.fulfil.contract.oncall.OnCallVariables;
+import com.acme.fulfil.contract.settings.DeployedNames;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.contract.timing.TimingBudgetText;
 import java.net.InetAddress;
@@ -62,7 +63,6 @@ record Stack(
     Optional<Integer> localMaxConcurrency,
     Clients aws) implements AutoCloseable {
 
-  static final String DEFAULT_STACK = "fulfil-order";
   private static final List<String> LOCAL_ENDPOINTS =
       List.of("AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SECRETS_MANAGER");
 
@@ -122,7 +122,7 @@ record Stack(
     TimingBudget budget = TimingBudgetText.read(required(env, OnCallVariables.TIMING_BUDGET));
     return new Stack("the local stack (" + env.get(OnCallVariables.QUEUE_URL) + ")", env.get(OnCallVariables.QUEUE_URL), required(env, OnCallVariables.DLQ_URL),
         required(env, OnCallVariables.TABLE_NAME), required(env, OnCallVariables.SECRET_ARN), URI.create(required(env, OnCallVariables.PARTNER_BASE_URL)),
-        env.getOrDefault(OnCallVariables.FUNCTION_NAME, DEFAULT_STACK), Optional.empty(), Optional.empty(),
+        env.getOrDefault(OnCallVariables.FUNCTION_NAME, DeployedNames.FUNCTION), Optional.empty(), Optional.empty(),
         budget, Optional.empty(), Optional.of(maxConcurrency(env)), clients);
   }
 
