@@ -2,8 +2,8 @@ package com.acme.fulfil.runbook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.timing.Capacity;
 import com.acme.fulfil.contract.settings.OnCallSettings;
+import com.acme.fulfil.contract.timing.Capacity;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package com.acme.fulfil.fulfilment;
 
-import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import com.acme.fulfil.booking.Booking;
+import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import com.acme.fulfil.order.InvalidOrder;
 
 /** What became of one SQS record, and so what the queue must be told about it. */

@@ -1,8 +1,8 @@
 package com.acme.fulfil.handler;
 
-import com.acme.fulfil.contract.records.MetricNames;
 import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.config.FunctionConfig;
+import com.acme.fulfil.contract.records.MetricNames;
 import com.acme.fulfil.observability.FunctionLogging;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;

@@ -1,10 +1,10 @@
 package com.acme.fulfil.handler;
 
-import com.acme.fulfil.contract.records.MetricNames;
 import com.acme.fulfil.booking.OnceOnlyBooking;
 import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.config.AwsClients;
 import com.acme.fulfil.config.FunctionConfig;
+import com.acme.fulfil.contract.records.MetricNames;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;

@@ -1,8 +1,8 @@
 package com.acme.fulfil.queue;
 
+import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import com.acme.fulfil.contract.records.OrderRecordLayout;
-import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.contract.sqs.SqsLimits;
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.observability.TraceContext;

@@ -1,8 +1,8 @@
 package com.acme.fulfil.infra;
 
-import com.acme.fulfil.contract.timing.Capacity;
 import com.acme.fulfil.contract.settings.OnCallSettings;
 import com.acme.fulfil.contract.settings.Settings;
+import com.acme.fulfil.contract.timing.Capacity;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package com.acme.fulfil.infra;
 
 import com.acme.fulfil.contract.settings.DeployedNames;
-import com.acme.fulfil.contract.timing.Capacity;
 import com.acme.fulfil.contract.settings.OnCallSettings;
 import com.acme.fulfil.contract.settings.Settings;
+import com.acme.fulfil.contract.timing.Capacity;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import java.io.PrintStream;
 import java.util.ArrayList;

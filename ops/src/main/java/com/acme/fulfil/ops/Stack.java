@@ -1,8 +1,8 @@
 package com.acme.fulfil.ops;
 
-import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import com.acme.fulfil.contract.oncall.OnCallVariables;
 import com.acme.fulfil.contract.settings.DeployedNames;
+import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.contract.timing.TimingBudgetText;
 import java.net.InetAddress;

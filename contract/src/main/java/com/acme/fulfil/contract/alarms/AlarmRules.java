@@ -1,7 +1,7 @@
 package com.acme.fulfil.contract.alarms;
 
-import com.acme.fulfil.contract.timing.Capacity;
 import com.acme.fulfil.contract.sqs.SqsLimits;
+import com.acme.fulfil.contract.timing.Capacity;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import java.time.Duration;
 import java.util.List;
