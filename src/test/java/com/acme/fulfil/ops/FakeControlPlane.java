@@ -1,15 +1,20 @@
 package com.acme.fulfil.ops;
 
 import com.acme.fulfil.contract.TimingBudget;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
+import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +25,8 @@ import java.util.stream.Collectors;
 /**
  * The parts of AWS that only a deployed stack has, answering as AWS documents them: CloudFormation's
  * DescribeStacks, GetTemplateSummary and drift detection (DetectStackDrift, DescribeStackDriftDetectionStatus,
- * DescribeStackResourceDrifts), CloudWatch's GetMetricData, and SNS's ListSubscriptionsByTopic (query protocol,
- * XML), Lambda's GetFunctionConfiguration, GetEventSourceMapping and ListEventSourceMappings (REST, JSON), CloudWatch Logs'
+ * DescribeStackResourceDrifts) and SNS's ListSubscriptionsByTopic (query protocol, XML), CloudWatch's
+ * GetMetricData (Smithy RPC v2 CBOR, the protocol the SDK's CloudWatch client speaks), Lambda's GetFunctionConfiguration, GetEventSourceMapping and ListEventSourceMappings (REST, JSON), CloudWatch Logs'
  * FilterLogEvents (JSON 1.1) over the function's log lines. What it answers is a deployment as the CDK stack
  * makes it, and what drift detection finds once a test has changed it the way someone in the console would.
  * Queues and the table stay on the real (emulated) SQS and DynamoDB.
@@ -46,7 +51,13 @@ final class FakeControlPlane implements AutoCloseable {
   record PropertyDifference(String path, String expected, String actual, String type) {}
 
   private final HttpServer server;
+  /** CBOR's tag for a timestamp in epoch seconds, as Smithy RPC v2 CBOR writes every timestamp. */
+  private static final int EPOCH_SECONDS_TAG = 1;
+  private static final String CBOR_GET_METRIC_DATA = "/service/GraniteServiceVersion20100801/operation/GetMetricData";
+
   private final ObjectMapper json = new ObjectMapper();
+  private final CBORFactory cborFactory = new CBORFactory();
+  private final ObjectMapper cbor = new ObjectMapper(cborFactory);
   private final Map<String, String> outputs;
   private final TimingBudget budget;
   private final String queueArn;
@@ -98,9 +109,14 @@ final class FakeControlPlane implements AutoCloseable {
   private void answer(HttpExchange exchange) throws IOException {
     try (exchange) {
       String path = exchange.getRequestURI().getPath();
-      String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      byte[] request = exchange.getRequestBody().readAllBytes();
+      String body = new String(request, StandardCharsets.UTF_8);
       String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
-      if ("Logs_20140328.FilterLogEvents".equals(target)) {
+      if (CBOR_GET_METRIC_DATA.equals(path)) {
+        served.add("GetMetricData");
+        exchange.getResponseHeaders().set("smithy-protocol", "rpc-v2-cbor");
+        send(exchange, 200, "application/cbor", getMetricData(cbor.readTree(request)));
+      } else if ("Logs_20140328.FilterLogEvents".equals(target)) {
         served.add("Logs FilterLogEvents");
         send(exchange, 200, "application/x-amz-json-1.1", filterLogEvents(body));
       } else if (path.startsWith("/2015-03-31/functions/") && path.endsWith("/configuration")) {
@@ -129,7 +145,6 @@ final class FakeControlPlane implements AutoCloseable {
               "<StackDriftDetectionId>" + DETECTION_ID + "</StackDriftDetectionId>"));
           case "DescribeStackDriftDetectionStatus" -> send(exchange, 200, "text/xml", driftDetectionStatus());
           case "DescribeStackResourceDrifts" -> send(exchange, 200, "text/xml", resourceDrifts(form));
-          case "GetMetricData" -> send(exchange, 200, "text/xml", getMetricData(form));
           case "ListSubscriptionsByTopic" -> send(exchange, 200, "text/xml", listSubscriptions());
           default -> send(exchange, 400, "text/xml", error("InvalidAction", "not served by this fake: " + action));
         }
@@ -243,31 +258,51 @@ final class FakeControlPlane implements AutoCloseable {
   }
 
   /**
-   * GetMetricData's query-protocol form ({@code MetricDataQueries.member.N.MetricStat.Metric.Namespace}
-   * and so on) answered with each query's datapoints, one every period back from the end time.
+   * GetMetricData's request ({@code MetricDataQueries[].MetricStat.Metric.Namespace} and so on) answered with each
+   * query's datapoints, one every period back from the end time, timestamps tagged as epoch seconds.
    */
-  private String getMetricData(Map<String, String> form) {
-    StringBuilder results = new StringBuilder();
-    java.time.Instant end = java.time.Instant.parse(form.get("EndTime"));
-    for (int n = 1; form.containsKey("MetricDataQueries.member." + n + ".Id"); n++) {
-      String query = "MetricDataQueries.member." + n + ".";
-      String metric = query + "MetricStat.Metric.";
-      String key = form.get(metric + "Namespace") + " " + form.get(metric + "MetricName") + " " + form.get(query + "MetricStat.Stat")
-          + " " + form.get(metric + "Dimensions.member.1.Name") + "=" + form.get(metric + "Dimensions.member.1.Value");
-      long period = Long.parseLong(form.get(query + "MetricStat.Period"));
-      List<Double> values = metrics.getOrDefault(key, List.of());
-      StringBuilder timestamps = new StringBuilder();
-      StringBuilder members = new StringBuilder();
-      for (int i = 0; i < values.size(); i++) {
-        timestamps.append("<member>").append(end.minusSeconds(period * (i + 1))).append("</member>");
-        members.append("<member>").append(values.get(i)).append("</member>");
+  private byte[] getMetricData(JsonNode request) throws IOException {
+    Instant end = epochSeconds(request.path("EndTime"));
+    ByteArrayOutputStream answer = new ByteArrayOutputStream();
+    try (CBORGenerator out = cborFactory.createGenerator(answer)) {
+      out.writeStartObject();
+      out.writeArrayFieldStart("MetricDataResults");
+      for (JsonNode query : request.path("MetricDataQueries")) {
+        JsonNode stat = query.path("MetricStat");
+        JsonNode metric = stat.path("Metric");
+        JsonNode dimension = metric.path("Dimensions").path(0);
+        String key = metric.path("Namespace").asText() + " " + metric.path("MetricName").asText() + " " + stat.path("Stat").asText()
+            + " " + dimension.path("Name").asText() + "=" + dimension.path("Value").asText();
+        long period = stat.path("Period").asLong();
+        List<Double> values = metrics.getOrDefault(key, List.of());
+        out.writeStartObject();
+        out.writeStringField("Id", query.path("Id").asText());
+        out.writeStringField("Label", metric.path("MetricName").asText());
+        out.writeArrayFieldStart("Timestamps");
+        for (int i = 0; i < values.size(); i++) {
+          out.writeTag(EPOCH_SECONDS_TAG);
+          out.writeNumber(end.minusSeconds(period * (i + 1)).getEpochSecond());
+        }
+        out.writeEndArray();
+        out.writeArrayFieldStart("Values");
+        for (double value : values) {
+          out.writeNumber(value);
+        }
+        out.writeEndArray();
+        out.writeStringField("StatusCode", "Complete");
+        out.writeEndObject();
       }
-      results.append("<member><Id>").append(form.get(query + "Id")).append("</Id><Label>").append(form.get(metric + "MetricName"))
-          .append("</Label><Timestamps>").append(timestamps).append("</Timestamps><Values>").append(members)
-          .append("</Values><StatusCode>Complete</StatusCode></member>");
+      out.writeEndArray();
+      out.writeArrayFieldStart("Messages");
+      out.writeEndArray();
+      out.writeEndObject();
     }
-    return queryAnswer("GetMetricData", "http://monitoring.amazonaws.com/doc/2010-08-01/",
-        "<MetricDataResults>" + results + "</MetricDataResults><Messages/>");
+    return answer.toByteArray();
+  }
+
+  /** A CBOR timestamp: epoch seconds, whole or with a fraction. */
+  private static Instant epochSeconds(JsonNode timestamp) {
+    return Instant.ofEpochMilli(Math.round(timestamp.asDouble() * 1000));
   }
 
   private String listSubscriptions() {
@@ -294,7 +329,10 @@ final class FakeControlPlane implements AutoCloseable {
   }
 
   private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    send(exchange, status, contentType, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void send(HttpExchange exchange, int status, String contentType, byte[] bytes) throws IOException {
     exchange.getResponseHeaders().set("Content-Type", contentType);
     exchange.getResponseHeaders().set("x-amzn-RequestId", "7c2b1e0e-example");
     exchange.sendResponseHeaders(status, bytes.length);
