@@ -4,11 +4,9 @@ import com.acme.fulfil.contract.TimingBudget;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.cbor.CBORFactory;
 import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -26,7 +24,8 @@ import java.util.stream.Collectors;
  * The parts of AWS that only a deployed stack has, answering as AWS documents them: CloudFormation's
  * DescribeStacks, GetTemplateSummary and drift detection (DetectStackDrift, DescribeStackDriftDetectionStatus,
  * DescribeStackResourceDrifts) and SNS's ListSubscriptionsByTopic (query protocol, XML), CloudWatch's
- * GetMetricData (Smithy RPC v2 CBOR, the protocol the SDK's CloudWatch client speaks), Lambda's GetFunctionConfiguration, GetEventSourceMapping and ListEventSourceMappings (REST, JSON), CloudWatch Logs'
+ * GetMetricData ({@link CloudWatchRpcV2}), Lambda's GetFunctionConfiguration, GetEventSourceMapping and
+ * ListEventSourceMappings (REST, JSON), CloudWatch Logs'
  * FilterLogEvents (JSON 1.1) over the function's log lines. What it answers is a deployment as the CDK stack
  * makes it, and what drift detection finds once a test has changed it the way someone in the console would.
  * Queues and the table stay on the real (emulated) SQS and DynamoDB.
@@ -51,13 +50,7 @@ final class FakeControlPlane implements AutoCloseable {
   record PropertyDifference(String path, String expected, String actual, String type) {}
 
   private final HttpServer server;
-  /** CBOR's tag for a timestamp in epoch seconds, as Smithy RPC v2 CBOR writes every timestamp. */
-  private static final int EPOCH_SECONDS_TAG = 1;
-  private static final String CBOR_GET_METRIC_DATA = "/service/GraniteServiceVersion20100801/operation/GetMetricData";
-
   private final ObjectMapper json = new ObjectMapper();
-  private final CBORFactory cborFactory = new CBORFactory();
-  private final ObjectMapper cbor = new ObjectMapper(cborFactory);
   private final Map<String, String> outputs;
   private final TimingBudget budget;
   private final String queueArn;
@@ -112,10 +105,10 @@ final class FakeControlPlane implements AutoCloseable {
       byte[] request = exchange.getRequestBody().readAllBytes();
       String body = new String(request, StandardCharsets.UTF_8);
       String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
-      if (CBOR_GET_METRIC_DATA.equals(path)) {
+      if (CloudWatchRpcV2.operation(exchange).filter("GetMetricData"::equals).isPresent()) {
         served.add("GetMetricData");
-        exchange.getResponseHeaders().set("smithy-protocol", "rpc-v2-cbor");
-        send(exchange, 200, "application/cbor", getMetricData(cbor.readTree(request)));
+        JsonNode query = CloudWatchRpcV2.request(request);
+        CloudWatchRpcV2.answer(exchange, out -> getMetricData(query, out));
       } else if ("Logs_20140328.FilterLogEvents".equals(target)) {
         served.add("Logs FilterLogEvents");
         send(exchange, 200, "application/x-amz-json-1.1", filterLogEvents(body));
@@ -259,50 +252,40 @@ final class FakeControlPlane implements AutoCloseable {
 
   /**
    * GetMetricData's request ({@code MetricDataQueries[].MetricStat.Metric.Namespace} and so on) answered with each
-   * query's datapoints, one every period back from the end time, timestamps tagged as epoch seconds.
+   * query's datapoints, one every period back from the end time.
    */
-  private byte[] getMetricData(JsonNode request) throws IOException {
-    Instant end = epochSeconds(request.path("EndTime"));
-    ByteArrayOutputStream answer = new ByteArrayOutputStream();
-    try (CBORGenerator out = cborFactory.createGenerator(answer)) {
+  private void getMetricData(JsonNode request, CBORGenerator out) throws IOException {
+    Instant end = CloudWatchRpcV2.timestamp(request.path("EndTime"));
+    out.writeStartObject();
+    out.writeArrayFieldStart("MetricDataResults");
+    for (JsonNode query : request.path("MetricDataQueries")) {
+      JsonNode stat = query.path("MetricStat");
+      JsonNode metric = stat.path("Metric");
+      JsonNode dimension = metric.path("Dimensions").path(0);
+      String key = metric.path("Namespace").asText() + " " + metric.path("MetricName").asText() + " " + stat.path("Stat").asText()
+          + " " + dimension.path("Name").asText() + "=" + dimension.path("Value").asText();
+      long period = stat.path("Period").asLong();
+      List<Double> values = metrics.getOrDefault(key, List.of());
       out.writeStartObject();
-      out.writeArrayFieldStart("MetricDataResults");
-      for (JsonNode query : request.path("MetricDataQueries")) {
-        JsonNode stat = query.path("MetricStat");
-        JsonNode metric = stat.path("Metric");
-        JsonNode dimension = metric.path("Dimensions").path(0);
-        String key = metric.path("Namespace").asText() + " " + metric.path("MetricName").asText() + " " + stat.path("Stat").asText()
-            + " " + dimension.path("Name").asText() + "=" + dimension.path("Value").asText();
-        long period = stat.path("Period").asLong();
-        List<Double> values = metrics.getOrDefault(key, List.of());
-        out.writeStartObject();
-        out.writeStringField("Id", query.path("Id").asText());
-        out.writeStringField("Label", metric.path("MetricName").asText());
-        out.writeArrayFieldStart("Timestamps");
-        for (int i = 0; i < values.size(); i++) {
-          out.writeTag(EPOCH_SECONDS_TAG);
-          out.writeNumber(end.minusSeconds(period * (i + 1)).getEpochSecond());
-        }
-        out.writeEndArray();
-        out.writeArrayFieldStart("Values");
-        for (double value : values) {
-          out.writeNumber(value);
-        }
-        out.writeEndArray();
-        out.writeStringField("StatusCode", "Complete");
-        out.writeEndObject();
+      out.writeStringField("Id", query.path("Id").asText());
+      out.writeStringField("Label", metric.path("MetricName").asText());
+      out.writeArrayFieldStart("Timestamps");
+      for (int i = 0; i < values.size(); i++) {
+        CloudWatchRpcV2.timestamp(out, end.minusSeconds(period * (i + 1)));
       }
       out.writeEndArray();
-      out.writeArrayFieldStart("Messages");
+      out.writeArrayFieldStart("Values");
+      for (double value : values) {
+        out.writeNumber(value);
+      }
       out.writeEndArray();
+      out.writeStringField("StatusCode", "Complete");
       out.writeEndObject();
     }
-    return answer.toByteArray();
-  }
-
-  /** A CBOR timestamp: epoch seconds, whole or with a fraction. */
-  private static Instant epochSeconds(JsonNode timestamp) {
-    return Instant.ofEpochMilli(Math.round(timestamp.asDouble() * 1000));
+    out.writeEndArray();
+    out.writeArrayFieldStart("Messages");
+    out.writeEndArray();
+    out.writeEndObject();
   }
 
   private String listSubscriptions() {
@@ -329,10 +312,7 @@ final class FakeControlPlane implements AutoCloseable {
   }
 
   private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
-    send(exchange, status, contentType, body.getBytes(StandardCharsets.UTF_8));
-  }
-
-  private static void send(HttpExchange exchange, int status, String contentType, byte[] bytes) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", contentType);
     exchange.getResponseHeaders().set("x-amzn-RequestId", "7c2b1e0e-example");
     exchange.sendResponseHeaders(status, bytes.length);
