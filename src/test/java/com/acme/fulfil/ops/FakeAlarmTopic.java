@@ -4,6 +4,7 @@ import com.acme.fulfil.contract.alarms.AlarmNames;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
@@ -25,8 +27,8 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * The stack's alarms and their SNS topic, answering as CloudWatch and SNS document it (query protocol, XML):
- * DescribeAlarms, SetAlarmState, DescribeAlarmHistory and ListSubscriptionsByTopic. A change of state by
+ * The stack's alarms and their SNS topic, answering as CloudWatch ({@link CloudWatchRpcV2}) and SNS (query
+ * protocol, XML) document it: DescribeAlarms, SetAlarmState, DescribeAlarmHistory and ListSubscriptionsByTopic. A change of state by
  * SetAlarmState runs the alarm's actions for its new state, as a real change does ("When the updated state differs
  * from the previous value, the action configured for the appropriate state is invoked", SetAlarmState in the
  * CloudWatch API reference). Each SNS action is allowed or refused by the topic's policy, evaluated for the
@@ -108,51 +110,74 @@ final class FakeAlarmTopic implements AutoCloseable {
 
   private void answer(HttpExchange exchange) throws IOException {
     try (exchange) {
-      Map<String, String> form = form(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+      byte[] body = exchange.getRequestBody().readAllBytes();
+      Optional<String> operation = CloudWatchRpcV2.operation(exchange);
+      if (operation.isPresent()) {
+        JsonNode request = CloudWatchRpcV2.request(body);
+        switch (operation.get()) {
+          case "DescribeAlarms" -> CloudWatchRpcV2.answer(exchange, out -> describeAlarms(request, out));
+          case "SetAlarmState" -> setAlarmState(exchange, request);
+          case "DescribeAlarmHistory" -> CloudWatchRpcV2.answer(exchange, out -> describeAlarmHistory(request, out));
+          default -> CloudWatchRpcV2.error(exchange, 400, "InvalidAction", "not served by this fake: " + operation.get());
+        }
+        return;
+      }
+      Map<String, String> form = form(new String(body, StandardCharsets.UTF_8));
       String action = form.getOrDefault("Action", "");
       switch (action) {
-        case "DescribeAlarms" -> send(exchange, 200, describeAlarms(form));
-        case "SetAlarmState" -> setAlarmState(exchange, form);
-        case "DescribeAlarmHistory" -> send(exchange, 200, describeAlarmHistory(form));
         case "ListSubscriptionsByTopic" -> send(exchange, 200, listSubscriptions());
         default -> send(exchange, 400, error("InvalidAction", "not served by this fake: " + action));
       }
     }
   }
 
-  private String describeAlarms(Map<String, String> form) {
-    List<String> names = members(form, "AlarmNames");
-    String members = alarms.entrySet().stream().filter(alarm -> names.isEmpty() || names.contains(alarm.getKey()))
-        .sorted(Map.Entry.comparingByKey()).map(entry -> {
-          Alarm alarm = entry.getValue();
-          return "<member><AlarmName>" + entry.getKey() + "</AlarmName><AlarmArn>" + alarmArn(entry.getKey()) + "</AlarmArn>"
-              + "<ActionsEnabled>true</ActionsEnabled><AlarmActions>" + xmlMembers(alarm.alarmActions) + "</AlarmActions>"
-              + "<OKActions>" + xmlMembers(alarm.okActions) + "</OKActions><InsufficientDataActions/>"
-              + "<StateValue>" + alarm.state + "</StateValue><StateReason>" + xml(alarm.reason) + "</StateReason>"
-              + "<StateUpdatedTimestamp>" + alarm.updated + "</StateUpdatedTimestamp></member>";
-        }).collect(Collectors.joining());
-    return queryAnswer("DescribeAlarms", "<MetricAlarms>" + members + "</MetricAlarms><CompositeAlarms/>");
+  private void describeAlarms(JsonNode request, CBORGenerator out) throws IOException {
+    List<String> names = values(request.path("AlarmNames"));
+    out.writeStartObject();
+    out.writeArrayFieldStart("MetricAlarms");
+    for (Map.Entry<String, Alarm> entry : alarms.entrySet().stream()
+        .filter(alarm -> names.isEmpty() || names.contains(alarm.getKey())).sorted(Map.Entry.comparingByKey()).toList()) {
+      Alarm alarm = entry.getValue();
+      out.writeStartObject();
+      out.writeStringField("AlarmName", entry.getKey());
+      out.writeStringField("AlarmArn", alarmArn(entry.getKey()));
+      out.writeBooleanField("ActionsEnabled", true);
+      CloudWatchRpcV2.strings(out, "AlarmActions", alarm.alarmActions);
+      CloudWatchRpcV2.strings(out, "OKActions", alarm.okActions);
+      CloudWatchRpcV2.strings(out, "InsufficientDataActions", List.of());
+      out.writeStringField("StateValue", alarm.state);
+      out.writeStringField("StateReason", alarm.reason);
+      CloudWatchRpcV2.timestamp(out, "StateUpdatedTimestamp", alarm.updated);
+      out.writeEndObject();
+    }
+    out.writeEndArray();
+    out.writeArrayFieldStart("CompositeAlarms");
+    out.writeEndArray();
+    out.writeEndObject();
   }
 
-  private void setAlarmState(HttpExchange exchange, Map<String, String> form) throws IOException {
-    String name = form.get("AlarmName");
-    String state = form.get("StateValue");
+  private void setAlarmState(HttpExchange exchange, JsonNode request) throws IOException {
+    String name = request.path("AlarmName").asText();
+    String state = request.path("StateValue").asText();
     Alarm alarm = alarms.get(name);
     if (alarm == null) {
-      send(exchange, 404, error("ResourceNotFound", "Alarm " + name + " not found"));
+      CloudWatchRpcV2.error(exchange, 404, "ResourceNotFound", "Alarm " + name + " not found");
       return;
     }
     if (refusesSettingBack && !"ALARM".equals(state)) {
-      send(exchange, 403, error("AccessDenied", "User is not authorized to perform: cloudwatch:SetAlarmState"));
+      CloudWatchRpcV2.error(exchange, 403, "AccessDenied", "User is not authorized to perform: cloudwatch:SetAlarmState");
       return;
     }
     statesSet.add(name + " " + state);
     String actual = alarm.state;
-    change(name, alarm, state, form.get("StateReason"));
+    change(name, alarm, state, request.path("StateReason").asText());
     if (evaluatesAtOnce) {
       change(name, alarm, actual, "Threshold Crossed: the alarm's evaluation");
     }
-    send(exchange, 200, queryAnswer("SetAlarmState", ""));
+    CloudWatchRpcV2.answer(exchange, out -> {
+      out.writeStartObject();
+      out.writeEndObject();
+    });
   }
 
   /** A change of state, when it is one: its history item, and the actions for the new state. */
@@ -244,16 +269,25 @@ final class FakeAlarmTopic implements AutoCloseable {
     return Pattern.compile(regex, ignoreCase ? Pattern.CASE_INSENSITIVE : 0);
   }
 
-  private String describeAlarmHistory(Map<String, String> form) {
-    Instant start = form.containsKey("StartDate") ? Instant.parse(form.get("StartDate")) : Instant.EPOCH;
-    String members = history.stream().filter(item -> item.alarm().equals(form.get("AlarmName")))
-        .filter(item -> !form.containsKey("HistoryItemType") || item.type().equals(form.get("HistoryItemType")))
-        .filter(item -> !item.timestamp().isBefore(start))
-        .map(item -> "<member><AlarmName>" + item.alarm() + "</AlarmName><AlarmType>MetricAlarm</AlarmType><Timestamp>"
-            + item.timestamp() + "</Timestamp><HistoryItemType>" + item.type() + "</HistoryItemType><HistorySummary>"
-            + xml(item.summary()) + "</HistorySummary><HistoryData>" + xml(item.data()) + "</HistoryData></member>")
-        .collect(Collectors.joining());
-    return queryAnswer("DescribeAlarmHistory", "<AlarmHistoryItems>" + members + "</AlarmHistoryItems>");
+  private void describeAlarmHistory(JsonNode request, CBORGenerator out) throws IOException {
+    String name = request.path("AlarmName").asText();
+    Instant start = request.has("StartDate") ? CloudWatchRpcV2.timestamp(request.path("StartDate")) : Instant.EPOCH;
+    String type = request.path("HistoryItemType").asText(null);
+    out.writeStartObject();
+    out.writeArrayFieldStart("AlarmHistoryItems");
+    for (HistoryItem item : history.stream().filter(item -> item.alarm().equals(name))
+        .filter(item -> type == null || item.type().equals(type)).filter(item -> !item.timestamp().isBefore(start)).toList()) {
+      out.writeStartObject();
+      out.writeStringField("AlarmName", item.alarm());
+      out.writeStringField("AlarmType", "MetricAlarm");
+      CloudWatchRpcV2.timestamp(out, "Timestamp", item.timestamp());
+      out.writeStringField("HistoryItemType", item.type());
+      out.writeStringField("HistorySummary", item.summary());
+      out.writeStringField("HistoryData", item.data());
+      out.writeEndObject();
+    }
+    out.writeEndArray();
+    out.writeEndObject();
   }
 
   private String listSubscriptions() {
@@ -263,24 +297,6 @@ final class FakeAlarmTopic implements AutoCloseable {
     return "<ListSubscriptionsByTopicResponse xmlns=\"http://sns.amazonaws.com/doc/2010-03-31/\"><ListSubscriptionsByTopicResult>"
         + "<Subscriptions>" + members + "</Subscriptions></ListSubscriptionsByTopicResult><ResponseMetadata><RequestId>"
         + "b9275252-3774-11df-9540-example</RequestId></ResponseMetadata></ListSubscriptionsByTopicResponse>";
-  }
-
-  private static String queryAnswer(String action, String result) {
-    return "<" + action + "Response xmlns=\"http://monitoring.amazonaws.com/doc/2010-08-01/\"><" + action + "Result>" + result
-        + "</" + action + "Result><ResponseMetadata><RequestId>b9275252-3774-11df-9540-example</RequestId></ResponseMetadata></"
-        + action + "Response>";
-  }
-
-  private static List<String> members(Map<String, String> form, String list) {
-    List<String> members = new ArrayList<>();
-    for (int n = 1; form.containsKey(list + ".member." + n); n++) {
-      members.add(form.get(list + ".member." + n));
-    }
-    return members;
-  }
-
-  private static String xmlMembers(List<String> values) {
-    return values.stream().map(value -> "<member>" + xml(value) + "</member>").collect(Collectors.joining());
   }
 
   private static String error(String code, String message) {

@@ -1,8 +1,10 @@
 package com.acme.fulfil.ops;
 
 import com.acme.fulfil.contract.timing.TimingBudget;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.cbor.CBORGenerator;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +23,9 @@ import java.util.stream.Collectors;
 /**
  * The parts of AWS that only a deployed stack has, answering as AWS documents them: CloudFormation's
  * DescribeStacks, GetTemplateSummary and drift detection (DetectStackDrift, DescribeStackDriftDetectionStatus,
- * DescribeStackResourceDrifts), CloudWatch's GetMetricData, and SNS's ListSubscriptionsByTopic (query protocol,
- * XML), Lambda's GetFunctionConfiguration, GetEventSourceMapping and ListEventSourceMappings (REST, JSON), CloudWatch Logs'
+ * DescribeStackResourceDrifts) and SNS's ListSubscriptionsByTopic (query protocol, XML), CloudWatch's
+ * GetMetricData ({@link CloudWatchRpcV2}), Lambda's GetFunctionConfiguration, GetEventSourceMapping and
+ * ListEventSourceMappings (REST, JSON), CloudWatch Logs'
  * FilterLogEvents (JSON 1.1) over the function's log lines. What it answers is a deployment as the CDK stack
  * makes it, and what drift detection finds once a test has changed it the way someone in the console would.
  * Queues and the table stay on the real (emulated) SQS and DynamoDB.
@@ -98,9 +102,14 @@ final class FakeControlPlane implements AutoCloseable {
   private void answer(HttpExchange exchange) throws IOException {
     try (exchange) {
       String path = exchange.getRequestURI().getPath();
-      String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      byte[] request = exchange.getRequestBody().readAllBytes();
+      String body = new String(request, StandardCharsets.UTF_8);
       String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
-      if ("Logs_20140328.FilterLogEvents".equals(target)) {
+      if (CloudWatchRpcV2.operation(exchange).filter("GetMetricData"::equals).isPresent()) {
+        served.add("GetMetricData");
+        JsonNode query = CloudWatchRpcV2.request(request);
+        CloudWatchRpcV2.answer(exchange, out -> getMetricData(query, out));
+      } else if ("Logs_20140328.FilterLogEvents".equals(target)) {
         served.add("Logs FilterLogEvents");
         send(exchange, 200, "application/x-amz-json-1.1", filterLogEvents(body));
       } else if (path.startsWith("/2015-03-31/functions/") && path.endsWith("/configuration")) {
@@ -129,7 +138,6 @@ final class FakeControlPlane implements AutoCloseable {
               "<StackDriftDetectionId>" + DETECTION_ID + "</StackDriftDetectionId>"));
           case "DescribeStackDriftDetectionStatus" -> send(exchange, 200, "text/xml", driftDetectionStatus());
           case "DescribeStackResourceDrifts" -> send(exchange, 200, "text/xml", resourceDrifts(form));
-          case "GetMetricData" -> send(exchange, 200, "text/xml", getMetricData(form));
           case "ListSubscriptionsByTopic" -> send(exchange, 200, "text/xml", listSubscriptions());
           default -> send(exchange, 400, "text/xml", error("InvalidAction", "not served by this fake: " + action));
         }
@@ -243,31 +251,41 @@ final class FakeControlPlane implements AutoCloseable {
   }
 
   /**
-   * GetMetricData's query-protocol form ({@code MetricDataQueries.member.N.MetricStat.Metric.Namespace}
-   * and so on) answered with each query's datapoints, one every period back from the end time.
+   * GetMetricData's request ({@code MetricDataQueries[].MetricStat.Metric.Namespace} and so on) answered with each
+   * query's datapoints, one every period back from the end time.
    */
-  private String getMetricData(Map<String, String> form) {
-    StringBuilder results = new StringBuilder();
-    java.time.Instant end = java.time.Instant.parse(form.get("EndTime"));
-    for (int n = 1; form.containsKey("MetricDataQueries.member." + n + ".Id"); n++) {
-      String query = "MetricDataQueries.member." + n + ".";
-      String metric = query + "MetricStat.Metric.";
-      String key = form.get(metric + "Namespace") + " " + form.get(metric + "MetricName") + " " + form.get(query + "MetricStat.Stat")
-          + " " + form.get(metric + "Dimensions.member.1.Name") + "=" + form.get(metric + "Dimensions.member.1.Value");
-      long period = Long.parseLong(form.get(query + "MetricStat.Period"));
+  private void getMetricData(JsonNode request, CBORGenerator out) throws IOException {
+    Instant end = CloudWatchRpcV2.timestamp(request.path("EndTime"));
+    out.writeStartObject();
+    out.writeArrayFieldStart("MetricDataResults");
+    for (JsonNode query : request.path("MetricDataQueries")) {
+      JsonNode stat = query.path("MetricStat");
+      JsonNode metric = stat.path("Metric");
+      JsonNode dimension = metric.path("Dimensions").path(0);
+      String key = metric.path("Namespace").asText() + " " + metric.path("MetricName").asText() + " " + stat.path("Stat").asText()
+          + " " + dimension.path("Name").asText() + "=" + dimension.path("Value").asText();
+      long period = stat.path("Period").asLong();
       List<Double> values = metrics.getOrDefault(key, List.of());
-      StringBuilder timestamps = new StringBuilder();
-      StringBuilder members = new StringBuilder();
+      out.writeStartObject();
+      out.writeStringField("Id", query.path("Id").asText());
+      out.writeStringField("Label", metric.path("MetricName").asText());
+      out.writeArrayFieldStart("Timestamps");
       for (int i = 0; i < values.size(); i++) {
-        timestamps.append("<member>").append(end.minusSeconds(period * (i + 1))).append("</member>");
-        members.append("<member>").append(values.get(i)).append("</member>");
+        CloudWatchRpcV2.timestamp(out, end.minusSeconds(period * (i + 1)));
       }
-      results.append("<member><Id>").append(form.get(query + "Id")).append("</Id><Label>").append(form.get(metric + "MetricName"))
-          .append("</Label><Timestamps>").append(timestamps).append("</Timestamps><Values>").append(members)
-          .append("</Values><StatusCode>Complete</StatusCode></member>");
+      out.writeEndArray();
+      out.writeArrayFieldStart("Values");
+      for (double value : values) {
+        out.writeNumber(value);
+      }
+      out.writeEndArray();
+      out.writeStringField("StatusCode", "Complete");
+      out.writeEndObject();
     }
-    return queryAnswer("GetMetricData", "http://monitoring.amazonaws.com/doc/2010-08-01/",
-        "<MetricDataResults>" + results + "</MetricDataResults><Messages/>");
+    out.writeEndArray();
+    out.writeArrayFieldStart("Messages");
+    out.writeEndArray();
+    out.writeEndObject();
   }
 
   private String listSubscriptions() {

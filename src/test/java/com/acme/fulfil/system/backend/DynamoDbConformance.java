@@ -174,6 +174,23 @@ abstract class DynamoDbConformance {
   }
 
   @Test
+  void aRecordPastItsExpirationIsClaimedAsIfAbsentWhileTimeToLiveHasNotYetDeletedIt() {
+    String id = newKey();
+    long expiresAtSecond = 1_000;
+    update(id, "SET #status = :completed, #expiry = :expiry",
+        Map.of(":completed", s("COMPLETED"), ":expiry", n(expiresAtSecond)), Map.of("#status", "status", "#expiry", "expiration"));
+
+    assertThat(claimed(id, "try-1", 5_000_000, expiresAtSecond * 1_000))
+        .as("at its expiration second the record still holds").isFalse();
+    assertThat(claimed(id, "try-2", 5_000_000, (expiresAtSecond + 1) * 1_000))
+        .as("a second later it is free, though still stored").isTrue();
+    Map<String, AttributeValue> item = read(id);
+    assertThat(item.get("status").s()).isEqualTo("INPROGRESS");
+    assertThat(item.get("held_by").s()).isEqualTo("try-2");
+    assertThat(item.get("tries").n()).as("the refused claim was not applied").isEqualTo("1");
+  }
+
+  @Test
   void anUnconditionalUpdateCreatesAMissingItemAndAConsistentReadSeesIt() {
     String id = newKey();
     assertThat(dynamoDb.getItem(r -> r.tableName(table).key(key(id)).consistentRead(true)).hasItem()).isFalse();
@@ -232,17 +249,18 @@ abstract class DynamoDbConformance {
   }
 
   /**
-   * OrderRecords' claim: holds the order for {@code holder} if nobody has it or the lock expired before
-   * {@code nowMillis}; locks it until {@code lockUntilMillis}.
+   * OrderRecords' claim: holds the order for {@code holder} if nobody has it, its record expired (TTL
+   * deletes it only some time after) or the lock expired before {@code nowMillis}; locks it until
+   * {@code lockUntilMillis}.
    */
   private void claim(String id, String holder, long lockUntilMillis, long nowMillis) {
     dynamoDb.updateItem(r -> r.tableName(table).key(key(id))
-        .conditionExpression("attribute_not_exists(#id) OR (#status = :in_progress AND #lock < :now_ms)")
+        .conditionExpression("attribute_not_exists(#id) OR #expiry < :now_s OR (#status = :in_progress AND #lock < :now_ms)")
         .updateExpression("SET #status = :in_progress, #lock = :lock, #holder = :holder ADD #tries :one REMOVE #reason")
-        .expressionAttributeNames(Map.of("#id", KEY, "#status", "status", "#lock", "in_progress_expiration",
-            "#holder", "held_by", "#tries", "tries", "#reason", "last_reason"))
-        .expressionAttributeValues(Map.of(":in_progress", s("INPROGRESS"), ":now_ms", n(nowMillis),
-            ":lock", n(lockUntilMillis), ":holder", s(holder), ":one", n(1)))
+        .expressionAttributeNames(Map.of("#id", KEY, "#expiry", "expiration", "#status", "status",
+            "#lock", "in_progress_expiration", "#holder", "held_by", "#tries", "tries", "#reason", "last_reason"))
+        .expressionAttributeValues(Map.of(":in_progress", s("INPROGRESS"), ":now_s", n(nowMillis / 1_000),
+            ":now_ms", n(nowMillis), ":lock", n(lockUntilMillis), ":holder", s(holder), ":one", n(1)))
         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
   }
 

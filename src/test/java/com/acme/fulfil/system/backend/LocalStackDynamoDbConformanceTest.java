@@ -1,5 +1,6 @@
 package com.acme.fulfil.system.backend;
 
+import org.junit.jupiter.api.Tag;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.localstack.LocalStackContainer;
@@ -11,8 +12,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * LocalStack's DynamoDB, the second backend of the system tests, answers as DynamoDB does. It needs a
- * Docker engine: without one the class is skipped, and says so.
+ * Docker engine: without one the class is skipped, and says so. Tagged, so the LocalStack profile runs it
+ * beside the {@link OnSelectedBackend} classes.
  */
+@Tag("localstack")
 @Testcontainers(disabledWithoutDocker = true)
 class LocalStackDynamoDbConformanceTest extends DynamoDbConformance {
   @Container
