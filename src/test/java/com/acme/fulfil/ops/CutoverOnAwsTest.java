@@ -163,7 +163,7 @@ class CutoverOnAwsTest {
           sqs(exchange, target.substring("AmazonSQS.".length()), JSON.readTree(body));
         } else if (path.startsWith("/2015-03-31/functions/") && path.endsWith("/configuration")) {
           calls.add("GetFunctionConfiguration");
-          send(exchange, 200, "application/json", JSON.createObjectNode().put("FunctionArn", OLD_FUNCTION)
+          AwsQueryWire.send(exchange, 200, "application/json", JSON.createObjectNode().put("FunctionArn", OLD_FUNCTION)
               .put("Timeout", OLD_TIMEOUT_SECONDS).toString());
         } else if (path.equals("/2015-03-31/event-source-mappings/" + UUID) && "PUT".equals(exchange.getRequestMethod())) {
           calls.add("UpdateEventSourceMapping");
@@ -171,7 +171,7 @@ class CutoverOnAwsTest {
             state = "Disabled";
             lastModified = Instant.now();
           }
-          send(exchange, 202, "application/json", mapping().put("State", "Disabling").toString());
+          AwsQueryWire.send(exchange, 202, "application/json", mapping().put("State", "Disabling").toString());
         } else if (path.equals("/2015-03-31/event-source-mappings") || path.equals("/2015-03-31/event-source-mappings/")) {
           calls.add("ListEventSourceMappings");
           ObjectNode answer = JSON.createObjectNode();
@@ -180,20 +180,20 @@ class CutoverOnAwsTest {
           if (!deleted && query.contains("EventSourceArn=" + queueArn)) {
             mappings.add(mapping());
           }
-          send(exchange, 200, "application/json", answer.toString());
+          AwsQueryWire.send(exchange, 200, "application/json", answer.toString());
         } else if (body.contains("Action=DescribeStacks")) {
           calls.add("DescribeStacks");
           if (stackExists) {
-            send(exchange, 200, "text/xml", "<DescribeStacksResponse><DescribeStacksResult><Stacks><member>"
+            AwsQueryWire.send(exchange, 200, "text/xml", "<DescribeStacksResponse><DescribeStacksResult><Stacks><member>"
                 + "<StackName>fulfil-order</StackName><StackStatus>CREATE_COMPLETE</StackStatus>"
                 + "<CreationTime>2026-01-01T00:00:00Z</CreationTime></member></Stacks></DescribeStacksResult>"
                 + "</DescribeStacksResponse>");
           } else {
-            send(exchange, 400, "text/xml", "<ErrorResponse><Error><Type>Sender</Type><Code>ValidationError</Code>"
+            AwsQueryWire.send(exchange, 400, "text/xml", "<ErrorResponse><Error><Type>Sender</Type><Code>ValidationError</Code>"
                 + "<Message>Stack with id fulfil-order does not exist</Message></Error></ErrorResponse>");
           }
         } else {
-          send(exchange, 400, "application/json", "{\"message\":\"not served by this fake: " + path + "\"}");
+          AwsQueryWire.send(exchange, 400, "application/json", "{\"message\":\"not served by this fake: " + path + "\"}");
         }
       }
     }
@@ -214,24 +214,17 @@ class CutoverOnAwsTest {
         case "SetQueueAttributes" -> attributesSet.add(JSON.convertValue(request.path("Attributes"),
             new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() { }));
         default -> {
-          send(exchange, 400, "application/x-amz-json-1.0", "{\"__type\":\"InvalidAction\",\"message\":\"" + action + "\"}");
+          AwsQueryWire.send(exchange, 400, "application/x-amz-json-1.0", "{\"__type\":\"InvalidAction\",\"message\":\"" + action + "\"}");
           return;
         }
       }
-      send(exchange, 200, "application/x-amz-json-1.0", answer.toString());
+      AwsQueryWire.send(exchange, 200, "application/x-amz-json-1.0", answer.toString());
     }
 
     private ObjectNode mapping() {
       return JSON.createObjectNode().put("UUID", UUID).put("EventSourceArn", queueArn)
           .put("FunctionArn", OLD_FUNCTION).put("State", state).put("BatchSize", 1)
           .put("LastModified", lastModified.getEpochSecond());
-    }
-
-    private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
-      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", contentType);
-      exchange.sendResponseHeaders(status, bytes.length);
-      exchange.getResponseBody().write(bytes);
     }
   }
 }

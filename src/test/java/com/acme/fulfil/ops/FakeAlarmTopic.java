@@ -10,13 +10,11 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -122,11 +120,11 @@ final class FakeAlarmTopic implements AutoCloseable {
         }
         return;
       }
-      Map<String, String> form = form(new String(body, StandardCharsets.UTF_8));
+      Map<String, String> form = AwsQueryWire.form(new String(body, StandardCharsets.UTF_8));
       String action = form.getOrDefault("Action", "");
       switch (action) {
-        case "ListSubscriptionsByTopic" -> send(exchange, 200, listSubscriptions());
-        default -> send(exchange, 400, error("InvalidAction", "not served by this fake: " + action));
+        case "ListSubscriptionsByTopic" -> AwsQueryWire.send(exchange, 200, "text/xml", listSubscriptions());
+        default -> AwsQueryWire.send(exchange, 400, "text/xml", error("InvalidAction", "not served by this fake: " + action));
       }
     }
   }
@@ -293,35 +291,15 @@ final class FakeAlarmTopic implements AutoCloseable {
   private String listSubscriptions() {
     String members = subscriptions.stream().map(s -> "<member><TopicArn>" + TOPIC + "</TopicArn><Protocol>" + s.protocol()
         + "</Protocol><SubscriptionArn>" + s.arn() + "</SubscriptionArn><Owner>" + ACCOUNT + "</Owner><Endpoint>"
-        + xml(s.endpoint()) + "</Endpoint></member>").collect(Collectors.joining());
+        + AwsQueryWire.xml(s.endpoint()) + "</Endpoint></member>").collect(Collectors.joining());
     return "<ListSubscriptionsByTopicResponse xmlns=\"http://sns.amazonaws.com/doc/2010-03-31/\"><ListSubscriptionsByTopicResult>"
         + "<Subscriptions>" + members + "</Subscriptions></ListSubscriptionsByTopicResult><ResponseMetadata><RequestId>"
         + "b9275252-3774-11df-9540-example</RequestId></ResponseMetadata></ListSubscriptionsByTopicResponse>";
   }
 
   private static String error(String code, String message) {
-    return "<ErrorResponse><Error><Type>Sender</Type><Code>" + code + "</Code><Message>" + xml(message)
+    return "<ErrorResponse><Error><Type>Sender</Type><Code>" + code + "</Code><Message>" + AwsQueryWire.xml(message)
         + "</Message></Error><RequestId>42d59b56-7407-4c4a-be0f-example</RequestId></ErrorResponse>";
-  }
-
-  private static void send(HttpExchange exchange, int status, String body) throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "text/xml");
-    exchange.sendResponseHeaders(status, bytes.length);
-    exchange.getResponseBody().write(bytes);
-  }
-
-  private static Map<String, String> form(String encoded) {
-    Map<String, String> values = new LinkedHashMap<>();
-    Arrays.stream(encoded.split("&")).filter(pair -> !pair.isEmpty()).forEach(pair -> {
-      String[] kv = pair.split("=", 2);
-      values.put(URLDecoder.decode(kv[0], StandardCharsets.UTF_8), kv.length > 1 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "");
-    });
-    return values;
-  }
-
-  private static String xml(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 
   @Override

@@ -10,10 +10,8 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,35 +109,35 @@ final class FakeControlPlane implements AutoCloseable {
         CloudWatchRpcV2.answer(exchange, out -> getMetricData(query, out));
       } else if ("Logs_20140328.FilterLogEvents".equals(target)) {
         served.add("Logs FilterLogEvents");
-        send(exchange, 200, "application/x-amz-json-1.1", filterLogEvents(body));
+        AwsQueryWire.send(exchange, 200, "application/x-amz-json-1.1", filterLogEvents(body));
       } else if (path.startsWith("/2015-03-31/functions/") && path.endsWith("/configuration")) {
         served.add("Lambda GetFunctionConfiguration");
-        send(exchange, 200, "application/json", functionConfiguration());
+        AwsQueryWire.send(exchange, 200, "application/json", functionConfiguration());
       } else if (path.startsWith("/2015-03-31/event-source-mappings/") && path.length() > "/2015-03-31/event-source-mappings/".length()) {
         served.add("Lambda GetEventSourceMapping");
-        send(exchange, 200, "application/json", json.writeValueAsString(mapping()));
+        AwsQueryWire.send(exchange, 200, "application/json", json.writeValueAsString(mapping()));
       } else if (path.startsWith("/2015-03-31/event-source-mappings")) {
         served.add("Lambda ListEventSourceMappings");
-        send(exchange, 200, "application/json", eventSourceMappings(exchange.getRequestURI()));
+        AwsQueryWire.send(exchange, 200, "application/json", eventSourceMappings(exchange.getRequestURI()));
       } else {
-        Map<String, String> form = form(body);
+        Map<String, String> form = AwsQueryWire.form(body);
         String action = form.getOrDefault("Action", "");
         served.add(action);
         if (form.containsKey("StackName") && !STACK.equals(form.get("StackName"))) {
-          send(exchange, 400, "text/xml", error("ValidationError", "Stack with id " + form.get("StackName") + " does not exist"));
+          AwsQueryWire.send(exchange, 400, "text/xml", error("ValidationError", "Stack with id " + form.get("StackName") + " does not exist"));
           return;
         }
         switch (action) {
           case "DescribeStacks" -> describeStacks(exchange);
-          case "GetTemplateSummary" -> send(exchange, 200, "text/xml", cloudFormation("GetTemplateSummary",
-              (templateMetadata == null ? "" : "<Metadata>" + xml(templateMetadata) + "</Metadata>")
+          case "GetTemplateSummary" -> AwsQueryWire.send(exchange, 200, "text/xml", cloudFormation("GetTemplateSummary",
+              (templateMetadata == null ? "" : "<Metadata>" + AwsQueryWire.xml(templateMetadata) + "</Metadata>")
                   + "<Parameters/><Version>2010-09-09</Version>"));
-          case "DetectStackDrift" -> send(exchange, 200, "text/xml", cloudFormation("DetectStackDrift",
+          case "DetectStackDrift" -> AwsQueryWire.send(exchange, 200, "text/xml", cloudFormation("DetectStackDrift",
               "<StackDriftDetectionId>" + DETECTION_ID + "</StackDriftDetectionId>"));
-          case "DescribeStackDriftDetectionStatus" -> send(exchange, 200, "text/xml", driftDetectionStatus());
-          case "DescribeStackResourceDrifts" -> send(exchange, 200, "text/xml", resourceDrifts(form));
-          case "ListSubscriptionsByTopic" -> send(exchange, 200, "text/xml", listSubscriptions());
-          default -> send(exchange, 400, "text/xml", error("InvalidAction", "not served by this fake: " + action));
+          case "DescribeStackDriftDetectionStatus" -> AwsQueryWire.send(exchange, 200, "text/xml", driftDetectionStatus());
+          case "DescribeStackResourceDrifts" -> AwsQueryWire.send(exchange, 200, "text/xml", resourceDrifts(form));
+          case "ListSubscriptionsByTopic" -> AwsQueryWire.send(exchange, 200, "text/xml", listSubscriptions());
+          default -> AwsQueryWire.send(exchange, 400, "text/xml", error("InvalidAction", "not served by this fake: " + action));
         }
       }
     }
@@ -147,9 +145,9 @@ final class FakeControlPlane implements AutoCloseable {
 
   private void describeStacks(HttpExchange exchange) throws IOException {
     String members = outputs.entrySet().stream()
-        .map(o -> "<member><OutputKey>" + o.getKey() + "</OutputKey><OutputValue>" + xml(o.getValue()) + "</OutputValue></member>")
+        .map(o -> "<member><OutputKey>" + o.getKey() + "</OutputKey><OutputValue>" + AwsQueryWire.xml(o.getValue()) + "</OutputValue></member>")
         .collect(Collectors.joining());
-    send(exchange, 200, "text/xml", cloudFormation("DescribeStacks", """
+    AwsQueryWire.send(exchange, 200, "text/xml", cloudFormation("DescribeStacks", """
         <Stacks><member>
           <StackName>%s</StackName>
           <StackId>%s</StackId>
@@ -169,7 +167,7 @@ final class FakeControlPlane implements AutoCloseable {
         + "<StackDriftDetectionId>" + DETECTION_ID + "</StackDriftDetectionId>"
         + (inProgress ? "<DetectionStatus>DETECTION_IN_PROGRESS</DetectionStatus>"
             : "<StackDriftStatus>" + status + "</StackDriftStatus><DetectionStatus>" + detection + "</DetectionStatus>"
-                + (detectionStatusReason == null ? "" : "<DetectionStatusReason>" + xml(detectionStatusReason)
+                + (detectionStatusReason == null ? "" : "<DetectionStatusReason>" + AwsQueryWire.xml(detectionStatusReason)
                     + "</DetectionStatusReason>")
                 + "<DriftedStackResourceCount>" + drifted + "</DriftedStackResourceCount>")
         + "<Timestamp>2026-11-26T09:00:00Z</Timestamp>");
@@ -181,10 +179,10 @@ final class FakeControlPlane implements AutoCloseable {
         .map(Map.Entry::getValue).toList();
     String members = resourceDrifts.stream().filter(drift -> filters.isEmpty() || filters.contains(drift.status()))
         .map(drift -> "<member><StackId>" + STACK_ID + "</StackId><LogicalResourceId>" + drift.logicalId()
-            + "</LogicalResourceId><PhysicalResourceId>" + xml(drift.physicalId()) + "</PhysicalResourceId><ResourceType>"
+            + "</LogicalResourceId><PhysicalResourceId>" + AwsQueryWire.xml(drift.physicalId()) + "</PhysicalResourceId><ResourceType>"
             + drift.type() + "</ResourceType><StackResourceDriftStatus>" + drift.status() + "</StackResourceDriftStatus>"
-            + "<PropertyDifferences>" + drift.differences().stream().map(d -> "<member><PropertyPath>" + xml(d.path())
-                + "</PropertyPath><ExpectedValue>" + xml(d.expected()) + "</ExpectedValue><ActualValue>" + xml(d.actual())
+            + "<PropertyDifferences>" + drift.differences().stream().map(d -> "<member><PropertyPath>" + AwsQueryWire.xml(d.path())
+                + "</PropertyPath><ExpectedValue>" + AwsQueryWire.xml(d.expected()) + "</ExpectedValue><ActualValue>" + AwsQueryWire.xml(d.actual())
                 + "</ActualValue><DifferenceType>" + d.type() + "</DifferenceType></member>").collect(Collectors.joining())
             + "</PropertyDifferences><Timestamp>2026-11-26T09:00:00Z</Timestamp></member>")
         .collect(Collectors.joining());
@@ -205,7 +203,7 @@ final class FakeControlPlane implements AutoCloseable {
   }
 
   private String eventSourceMappings(URI uri) throws IOException {
-    Map<String, String> query = form(uri.getRawQuery() == null ? "" : uri.getRawQuery());
+    Map<String, String> query = AwsQueryWire.form(uri.getRawQuery() == null ? "" : uri.getRawQuery());
     ObjectNode answer = json.createObjectNode();
     var mappings = answer.putArray("EventSourceMappings");
     if (queueArn.equals(query.get("EventSourceArn"))) {
@@ -307,29 +305,8 @@ final class FakeControlPlane implements AutoCloseable {
   }
 
   private static String error(String code, String message) {
-    return "<ErrorResponse><Error><Type>Sender</Type><Code>" + code + "</Code><Message>" + xml(message)
+    return "<ErrorResponse><Error><Type>Sender</Type><Code>" + code + "</Code><Message>" + AwsQueryWire.xml(message)
         + "</Message></Error><RequestId>42d59b56-7407-4c4a-be0f-example</RequestId></ErrorResponse>";
-  }
-
-  private static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", contentType);
-    exchange.getResponseHeaders().set("x-amzn-RequestId", "7c2b1e0e-example");
-    exchange.sendResponseHeaders(status, bytes.length);
-    exchange.getResponseBody().write(bytes);
-  }
-
-  private static Map<String, String> form(String encoded) {
-    Map<String, String> values = new LinkedHashMap<>();
-    Arrays.stream(encoded.split("&")).filter(pair -> !pair.isEmpty()).forEach(pair -> {
-      String[] kv = pair.split("=", 2);
-      values.put(URLDecoder.decode(kv[0], StandardCharsets.UTF_8), kv.length > 1 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "");
-    });
-    return values;
-  }
-
-  private static String xml(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
   @Override

@@ -14,7 +14,6 @@ import com.acme.fulfil.local.lambda.FunctionConfiguration;
 import com.acme.fulfil.local.lambda.InvokeResult;
 import com.acme.fulfil.local.lambda.LocalLambda;
 import com.acme.fulfil.local.lambda.RuntimeHost;
-import com.acme.fulfil.local.runtime.PackagedFunction;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
 import com.acme.fulfil.system.harness.Orders;
@@ -23,7 +22,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -75,15 +73,8 @@ class LambdaRuntimeSmokeTest {
           .messages();
       assertThat(received).hasSize(2);
 
-      Map<String, String> environment = new HashMap<>(aws.functionEnvironment());
-      environment.putAll(FunctionEnvironment.everyDeployment());
-      environment.putAll(budget.functionEnvironment());
-      environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, NAME + "-idempotency");
-      environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
-      environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, NAME + "/partner-api-key");
-      Path taskRoot = PackagedFunction.unpack(PackagedArtifact.path(), workDir.resolve("task"));
-      FunctionConfiguration function = new FunctionConfiguration(taskRoot, PackagedFunction.HANDLER,
-          NAME + "-fulfil-order", aws.region(), 512, FUNCTION_TIMEOUT, environment);
+      FunctionConfiguration function = PackagedArtifact.configuration(aws, budget, NAME, partner.baseUrl(), FUNCTION_TIMEOUT,
+          workDir);
 
       // SnapStart's init, as the stack deploys it: the runtime runs every registered priming hook first.
       List<String> output = new CopyOnWriteArrayList<>();

@@ -135,7 +135,10 @@ class RetryWaitTest {
     long started = System.nanoTime();
     String messageId = fulfil.send(Orders.body(orderId));
     assertThat(fulfil.awaitDeleted(List.of(messageId), SETTLED_WITHIN)).as("settled within %s", SETTLED_WITHIN).isTrue();
-    assertThat(fulfil.invocations().receives(messageId)).as("one failed try, then the one that settled").isEqualTo(2);
+    // A try Lambda killed at its timeout (a cold start on a loaded machine) judged nothing and said no wait: its
+    // receive is not one of the two this test is about.
+    assertThat(fulfil.invocations().receives(messageId) - fulfil.invocations().killedAtTimeout(messageId))
+        .as("one failed try, then the one that settled, besides tries killed at the timeout").isEqualTo(2);
     return Duration.ofNanos(System.nanoTime() - started);
   }
 

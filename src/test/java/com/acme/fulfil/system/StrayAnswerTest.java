@@ -2,7 +2,6 @@ package com.acme.fulfil.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.settings.FunctionEnvironment;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.local.aws.AwsConnection;
@@ -14,7 +13,6 @@ import com.acme.fulfil.local.lambda.FunctionConfiguration;
 import com.acme.fulfil.local.lambda.InvokeResult;
 import com.acme.fulfil.local.lambda.LocalLambda;
 import com.acme.fulfil.local.lambda.RuntimeHost;
-import com.acme.fulfil.local.runtime.PackagedFunction;
 import com.acme.fulfil.partner.WirePartner;
 import com.acme.fulfil.partner.WirePartner.WireAnswer;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
@@ -22,7 +20,6 @@ import com.acme.fulfil.system.harness.Orders;
 import com.acme.fulfil.system.harness.PackagedArtifact;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -76,15 +73,8 @@ class StrayAnswerTest {
           .messages();
       assertThat(received).hasSize(1);
 
-      Map<String, String> environment = new HashMap<>(aws.functionEnvironment());
-      environment.putAll(FunctionEnvironment.everyDeployment());
-      environment.putAll(budget.functionEnvironment());
-      environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, NAME + "-idempotency");
-      environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
-      environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, NAME + "/partner-api-key");
-      Path taskRoot = PackagedFunction.unpack(PackagedArtifact.path(), workDir.resolve("task"));
-      FunctionConfiguration function = new FunctionConfiguration(taskRoot, PackagedFunction.HANDLER,
-          NAME + "-fulfil-order", aws.region(), 512, FUNCTION_TIMEOUT, environment);
+      FunctionConfiguration function = PackagedArtifact.configuration(aws, budget, NAME, partner.baseUrl(), FUNCTION_TIMEOUT,
+          workDir);
 
       try (LocalLambda lambda = new LocalLambda(function, RuntimeHost.onDemand(workDir.resolve("runtime")),
           System.out::println, Map.of())) {
