@@ -13,7 +13,7 @@ import java.util.Objects;
  * <p>Every wait an order can get on its n-th receive is at least {@link #shortestWait(int)}: a failure
  * nothing was said about waits the backoff less at most the jitter; a 429 the larger of its
  * {@code Retry-After} and the backoff; an order locked by a try that may still book waits for the
- * lock's end, and at least the backoff; a try Lambda kills, or one that needs a person, keeps the queue's
+ * lock's end, and at least the backoff; a try Lambda kills, or one nothing explains, keeps the queue's
  * visibility timeout, which is never shorter than the longest backoff. So the receives an order needs to
  * reach the DLQ follow from the shortest waits alone ({@link #receivesFor}).
  *
