@@ -8,9 +8,7 @@ import com.acme.fulfil.local.aws.DynamoDbEmulator;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.observability.TraceContext;
 import com.acme.fulfil.order.OrderMessage;
-import com.acme.fulfil.order.Parcel;
-import com.acme.fulfil.order.Service;
-import com.acme.fulfil.order.ShipTo;
+import com.acme.fulfil.partner.TestOrder;
 import com.acme.fulfil.partner.Deadline;
 import com.acme.fulfil.partner.PartnerApi;
 import com.acme.fulfil.partner.Shipment;
@@ -52,8 +50,7 @@ class BookingMetricsTest {
         return null;
       }));
   private final String orderId = "ORD-" + UUID.randomUUID().toString().substring(0, 8);
-  private final OrderMessage order = new OrderMessage(orderId, Instant.parse("2026-11-20T14:03:11Z"), Service.STANDARD,
-      new ShipTo("A Person", "1 A Street", null, "London", "SW1Y 4JH", "GB"), List.of(new Parcel(1200)));
+  private final OrderMessage order = TestOrder.of(orderId);
   private final Shipment booked = new Shipment("SHP-1", orderId, "DPD", "T1", "https://l/1.pdf");
 
   @BeforeAll

@@ -4,10 +4,6 @@ import static com.acme.fulfil.partner.WirePartner.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import com.acme.fulfil.order.OrderMessage;
-import com.acme.fulfil.order.Parcel;
-import com.acme.fulfil.order.Service;
-import com.acme.fulfil.order.ShipTo;
 import com.acme.fulfil.partner.WirePartner.Received;
 import com.acme.fulfil.partner.WirePartner.WireAnswer;
 import com.acme.fulfil.secrets.ApiKeySource;
@@ -19,7 +15,6 @@ import java.net.ProxySelector;
 import java.net.SocketAddress;
 import java.net.URI;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -43,8 +38,7 @@ class BoundAnswersTest {
   private static final String EMPTY = "{\"shipments\":[]}";
   private static final String BOOKED = "{\"shipment_id\":\"SHP-1\",\"order_id\":\"" + ORDER + "\",\"courier\":\"DPD\","
       + "\"tracking_number\":\"T1\",\"label_url\":\"https://l/1.pdf\"}";
-  private static final ShipmentRequest REQUEST = ShipmentRequest.of(new OrderMessage(ORDER, Instant.parse("2026-11-20T14:03:11Z"),
-      Service.STANDARD, new ShipTo("A Person", "1 A Street", null, "London", "SW1Y 4JH", "GB"), List.of(new Parcel(1200))));
+  private static final ShipmentRequest REQUEST = TestOrder.booking(ORDER);
   private static WiredPartnerClient partner;
   private static WirePartner wire;
   private static PartnerClient client;

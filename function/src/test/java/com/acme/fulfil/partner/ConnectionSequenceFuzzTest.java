@@ -3,15 +3,10 @@ package com.acme.fulfil.partner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import com.acme.fulfil.order.OrderMessage;
-import com.acme.fulfil.order.Parcel;
-import com.acme.fulfil.order.Service;
-import com.acme.fulfil.order.ShipTo;
 import com.acme.fulfil.partner.WirePartner.Received;
 import com.acme.fulfil.partner.WirePartner.WireAnswer;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -180,8 +175,7 @@ class ConnectionSequenceFuzzTest {
   }
 
   private static ShipmentRequest request(String orderId) {
-    return ShipmentRequest.of(new OrderMessage(orderId, Instant.parse("2026-11-20T14:03:11Z"), Service.STANDARD,
-        new ShipTo("A Person", "1 A Street", null, "London", "SW1Y 4JH", "GB"), List.of(new Parcel(1200))));
+    return TestOrder.booking(orderId);
   }
 
   private static Deadline deadline() {

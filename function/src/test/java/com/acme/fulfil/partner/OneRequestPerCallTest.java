@@ -3,15 +3,9 @@ package com.acme.fulfil.partner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import com.acme.fulfil.order.OrderMessage;
-import com.acme.fulfil.order.Parcel;
-import com.acme.fulfil.order.Service;
-import com.acme.fulfil.order.ShipTo;
 import com.acme.fulfil.partner.WirePartner.WireAnswer;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -28,8 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class OneRequestPerCallTest {
   private static final String ORDER = "ORD-ONE-REQUEST";
-  private static final ShipmentRequest BOOKING = ShipmentRequest.of(new OrderMessage(ORDER, Instant.parse("2026-11-20T14:03:11Z"),
-      Service.STANDARD, new ShipTo("A Person", "1 A Street", null, "London", "SW1Y 4JH", "GB"), List.of(new Parcel(1200))));
+  private static final ShipmentRequest BOOKING = TestOrder.booking(ORDER);
   private static WiredPartnerClient partner;
   private static WirePartner wire;
   private static PartnerClient client;

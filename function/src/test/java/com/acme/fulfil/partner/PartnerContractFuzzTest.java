@@ -3,10 +3,6 @@ package com.acme.fulfil.partner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import com.acme.fulfil.order.OrderMessage;
-import com.acme.fulfil.order.Parcel;
-import com.acme.fulfil.order.Service;
-import com.acme.fulfil.order.ShipTo;
 import com.acme.fulfil.partner.PartnerAnswerGenerators.FuzzedAnswer;
 import com.acme.fulfil.partner.PartnerAnswerGenerators.GeneratedAnswer;
 import com.acme.fulfil.partner.RawAnswerGenerators.Effect;
@@ -14,7 +10,6 @@ import com.acme.fulfil.partner.RawAnswerGenerators.RawAnswer;
 import com.acme.fulfil.partner.WirePartner.Received;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -49,9 +44,7 @@ import okhttp3.OkHttpClient;
 class PartnerContractFuzzTest {
   private static final Tally GENERATED = new Tally();
   private static final Tally RAW = new Tally();
-  private static final ShipmentRequest REQUEST = ShipmentRequest.of(new OrderMessage(PartnerAnswerGenerators.ORDER,
-      Instant.parse("2026-11-20T14:03:11Z"), Service.STANDARD, new ShipTo("A Person", "1 A Street", null, "London", "SW1Y 4JH", "GB"),
-      List.of(new Parcel(1200))));
+  private static final ShipmentRequest REQUEST = TestOrder.booking(PartnerAnswerGenerators.ORDER);
   private static long started;
   private static WiredPartnerClient partner;
   private static WirePartner wire;
