@@ -73,9 +73,7 @@ final class HandlerHarness implements AutoCloseable {
 
     Map<String, String> env = new HashMap<>(aws.connection().functionEnvironment());
     env.put("AWS_LAMBDA_FUNCTION_NAME", FUNCTION_NAME);
-    env.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, TABLE);
-    env.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
-    env.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, SECRET);
+    env.putAll(FunctionEnvironment.resources(TABLE, partner.baseUrl().toString(), SECRET));
     env.put(FunctionEnvironment.PARTNER_DEADLINE_MARGIN_MS, "500");
     env.put(FunctionEnvironment.PARTNER_WORST_CASE_MS, "1000");
     env.put(FunctionEnvironment.PARTNER_LOOKUP_TIMEOUT_MS, "1000");

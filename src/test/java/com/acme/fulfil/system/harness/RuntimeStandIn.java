@@ -52,9 +52,7 @@ public record RuntimeStandIn(SqsClient sqs, OrdersQueues queues, FunctionConfigu
     Map<String, String> environment = new HashMap<>(aws.functionEnvironment());
     environment.putAll(FunctionEnvironment.everyDeployment());
     environment.putAll(BUDGET.functionEnvironment());
-    environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, table);
-    environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.toString());
-    environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, secretId);
+    environment.putAll(FunctionEnvironment.resources(table, partner.toString(), secretId));
     Path taskRoot = PackagedFunction.unpack(PackagedArtifact.path(), workDir.resolve("task"));
     return new RuntimeStandIn(sqs, queues, new FunctionConfiguration(taskRoot, PackagedFunction.HANDLER,
         name + "-fulfil-order", aws.region(), 512, FUNCTION_TIMEOUT, environment));
