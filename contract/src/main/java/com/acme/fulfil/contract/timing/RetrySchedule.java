@@ -26,8 +26,9 @@ import java.util.Objects;
  */
 public record RetrySchedule(Duration firstBackoff, Duration longestBackoff, int jitterPercent, Duration afterLock) {
   /**
-   * The most of a backoff the jitter may take off: the shortest wait stays at least half the backoff, so the
-   * receives derived from the shortest waits stay few enough for SQS's redrive policy.
+   * The most of a backoff the jitter may take off: every wait stays at least half its backoff, so the receives
+   * derived from the shortest waits ({@link #receivesFor}) stay near those of the backoffs themselves. At 100 a wait
+   * could be nothing and no number of receives would keep an order retrying for a horizon.
    */
   public static final int MAX_JITTER_PERCENT = 50;
   /** A receive count beyond which the doubling has long reached any longest backoff SQS could take (12 h). */
