@@ -14,7 +14,7 @@ import com.acme.fulfil.booking.OnceOnlyBooking;
 import com.acme.fulfil.booking.OrderHeldElsewhereException;
 import com.acme.fulfil.booking.RejectedBeforeException;
 import com.acme.fulfil.observability.FulfilmentMetrics;
-import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.trace.TraceContext;
 import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderMessage;
 import com.acme.fulfil.order.OrderParser;

@@ -5,7 +5,7 @@ import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.acme.fulfil.contract.sqs.SqsLimits;
 import com.acme.fulfil.fulfilment.RecordOutcome;
-import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.trace.TraceContext;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.nio.charset.StandardCharsets;

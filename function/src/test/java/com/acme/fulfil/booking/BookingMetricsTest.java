@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import com.acme.fulfil.contract.records.MetricNames;
 import com.acme.fulfil.local.aws.DynamoDbEmulator;
 import com.acme.fulfil.observability.FulfilmentMetrics;
-import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.trace.TraceContext;
 import com.acme.fulfil.order.OrderMessage;
 import com.acme.fulfil.partner.TestOrder;
 import com.acme.fulfil.partner.Deadline;

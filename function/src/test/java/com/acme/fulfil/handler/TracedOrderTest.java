@@ -6,7 +6,7 @@ import static com.acme.fulfil.handler.HandlerHarness.order;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.contract.records.TraceHeaders;
-import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.trace.TraceContext;
 import com.acme.fulfil.sim.PartnerRequest;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;

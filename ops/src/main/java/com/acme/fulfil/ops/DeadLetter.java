@@ -2,7 +2,7 @@ package com.acme.fulfil.ops;
 
 import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import com.acme.fulfil.contract.records.TraceHeaders;
-import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.trace.TraceContext;
 import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.order.ParsedOrder;

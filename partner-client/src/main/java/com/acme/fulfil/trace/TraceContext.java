@@ -1,4 +1,4 @@
-package com.acme.fulfil.observability;
+package com.acme.fulfil.trace;
 
 import java.security.SecureRandom;
 import java.util.HashMap;
