@@ -159,10 +159,10 @@ public final class OnceOnlyBooking {
   private static String outcomeName(RuntimeException failure) {
     return switch (failure) {
       case PartnerRejectedException r -> OrderRecordLayout.PARTNER_REJECTED;
-      case UnreadableBookingException u -> "booking_unreadable";
-      case NoTimeToBookException n -> "no_time_to_book";
-      case OrderHeldElsewhereException h -> "lost_the_claim";
-      default -> "failed";
+      case UnreadableBookingException u -> OrderRecordLayout.BOOKING_UNREADABLE;
+      case NoTimeToBookException n -> OrderRecordLayout.NO_TIME_TO_BOOK;
+      case OrderHeldElsewhereException h -> OrderRecordLayout.LOST_THE_CLAIM;
+      default -> OrderRecordLayout.FAILED;
     };
   }
 }

@@ -8,7 +8,7 @@ import com.acme.fulfil.contract.records.OrderRecordLayout;
  */
 public enum FailureCause {
   LOOKUP_FAILED("lookup failed or timed out", "lookup_failed"),
-  NO_TIME_TO_BOOK("no time to book", "no_time_to_book"),
+  NO_TIME_TO_BOOK("no time to book", OrderRecordLayout.NO_TIME_TO_BOOK),
   PARTNER_429("partner 429 (Retry-After)", "partner_429"),
   OUTCOME_UNKNOWN("5xx or no answer: outcome unknown", OrderRecordLayout.OUTCOME_UNKNOWN),
   HELD_BY_ANOTHER_TRY("held by another try", "held_by_another_try"),
