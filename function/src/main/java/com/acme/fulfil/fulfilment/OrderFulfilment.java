@@ -24,15 +24,13 @@ import com.acme.fulfil.partner.PartnerRejectedException;
 import com.acme.fulfil.partner.PartnerUnavailableException;
 import com.acme.fulfil.partner.UnreadableBookingException;
 import com.acme.fulfil.secrets.SecretUnavailableException;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * One SQS record from body to outcome: parse, book once, classify what went wrong. It never throws:
@@ -54,16 +52,16 @@ public final class OrderFulfilment {
   }
 
   /** Runs on the record's own thread: the log keys it sets label only this record's lines. */
-  public RecordOutcome fulfil(SQSMessage message, CallWindow window) {
-    int receives = receiveCount(message);
-    MDC.put(OrderLogFields.MESSAGE_ID, message.getMessageId());
+  public RecordOutcome fulfil(ReceivedMessage message, CallWindow window) {
+    int receives = message.receiveCount();
+    MDC.put(OrderLogFields.MESSAGE_ID, message.messageId());
     MDC.put(OrderLogFields.RECEIVE_COUNT, Integer.toString(receives));
     Optional<TraceContext> trace = traceOf(message);
     if (receives >= maxReceiveCount - 1) {
       metrics.count(MetricNames.NEAR_DLQ);
       LOG.warn("receive {} of {}: if this try fails the redrive policy moves the message to the DLQ", receives, maxReceiveCount);
     }
-    RecordOutcome outcome = switch (parser.parse(message.getBody())) {
+    RecordOutcome outcome = switch (parser.parse(message.body())) {
       case InvalidOrder invalid -> {
         if (invalid.orderId() != null) {
           MDC.put(OrderLogFields.ORDER_ID, invalid.orderId());
@@ -72,7 +70,7 @@ public final class OrderFulfilment {
       }
       case ValidOrder valid -> {
         MDC.put(OrderLogFields.ORDER_ID, valid.order().orderId());
-        yield book(valid.order(), window, trace, message.getMessageId());
+        yield book(valid.order(), window, trace, message.messageId());
       }
     };
     report(outcome);
@@ -83,22 +81,17 @@ public final class OrderFulfilment {
    * The producer's {@code traceparent} attribute, else the X-Ray header SQS keeps; its trace id labels the record's
    * lines. A missing or unreadable one is counted and ignored: tracing never holds up an order.
    */
-  private Optional<TraceContext> traceOf(SQSMessage message) {
-    MessageAttribute traceparent = message.getMessageAttributes() == null ? null
-        : message.getMessageAttributes().get(TraceHeaders.TRACEPARENT);
-    String awsTraceHeader = message.getAttributes() == null ? null : message.getAttributes().get(TraceContext.AWS_TRACE_HEADER);
-    if (traceparent == null && awsTraceHeader == null) {
+  private Optional<TraceContext> traceOf(ReceivedMessage message) {
+    if (message.traceparent().isEmpty() && message.awsTraceHeader().isEmpty()) {
       metrics.count(MetricNames.TRACE_CONTEXT_MISSING);
       return Optional.empty();
     }
-    Optional<TraceContext> trace = TraceContext.fromMessage(
-        Optional.ofNullable(traceparent).map(attribute -> Objects.requireNonNullElse(attribute.getStringValue(), "")),
-        awsTraceHeader);
+    Optional<TraceContext> trace = TraceContext.fromMessage(message.traceparent(), message.awsTraceHeader().orElse(null));
     trace.ifPresentOrElse(found -> MDC.put(OrderLogFields.TRACE_ID, found.traceId()), () -> {
       metrics.count(MetricNames.TRACE_CONTEXT_MALFORMED);
       // The value itself stays out of the line: it is the producer's to check, and could be anything.
       LOG.info("the message's {} is not a valid trace context; the order goes ahead untraced",
-          traceparent != null ? TraceHeaders.TRACEPARENT : TraceContext.AWS_TRACE_HEADER);
+          message.traceparent().isPresent() ? TraceHeaders.TRACEPARENT : MessageSystemAttributeName.AWS_TRACE_HEADER);
     });
     return trace;
   }
@@ -169,15 +162,5 @@ public final class OrderFulfilment {
       case NextTry.AfterLock lock -> "after the order's lock ends at " + lock.lockEnd();
       case NextTry.QueueTimeout q -> "after the visibility timeout";
     };
-  }
-
-  /** The message's ApproximateReceiveCount: 1 for its first receive, and when SQS did not say. */
-  public static int receiveCount(SQSMessage message) {
-    String count = message.getAttributes() == null ? null : message.getAttributes().get("ApproximateReceiveCount");
-    try {
-      return count == null ? 1 : Integer.parseInt(count);
-    } catch (NumberFormatException e) {
-      return 1;
-    }
   }
 }

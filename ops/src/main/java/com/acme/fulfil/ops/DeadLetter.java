@@ -80,7 +80,7 @@ record DeadLetter(Message message, ParsedOrder body, String sourceMessageId, Opt
   Optional<String> traceId() {
     Optional<String> traceparent = Optional.ofNullable(message.messageAttributes().get(TraceHeaders.TRACEPARENT))
         .map(attribute -> Objects.requireNonNullElse(attribute.stringValue(), ""));
-    return TraceContext.fromMessage(traceparent, message.attributesAsStrings().get(TraceContext.AWS_TRACE_HEADER))
+    return TraceContext.fromMessage(traceparent, message.attributes().get(MessageSystemAttributeName.AWS_TRACE_HEADER))
         .map(TraceContext::traceId);
   }
 
