@@ -5,31 +5,24 @@ import com.acme.fulfil.contract.records.OrderLogFields;
 import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.acme.fulfil.contract.records.TraceHeaders;
 import com.acme.fulfil.booking.Booking;
-import com.acme.fulfil.booking.BookingUnconfirmedException;
 import com.acme.fulfil.booking.BookingAttempt;
+import com.acme.fulfil.booking.BookingResult;
 import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.booking.Failures;
-import com.acme.fulfil.booking.NoTimeToBookException;
 import com.acme.fulfil.booking.OnceOnlyBooking;
-import com.acme.fulfil.booking.OrderHeldElsewhereException;
-import com.acme.fulfil.booking.RejectedBeforeException;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.trace.TraceContext;
 import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderMessage;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.order.ValidOrder;
-import com.acme.fulfil.partner.PartnerException;
-import com.acme.fulfil.partner.PartnerRejectedException;
-import com.acme.fulfil.partner.PartnerUnavailableException;
-import com.acme.fulfil.partner.UnreadableBookingException;
-import com.acme.fulfil.secrets.SecretUnavailableException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
@@ -99,30 +92,21 @@ public final class OrderFulfilment {
   private RecordOutcome book(OrderMessage order, CallWindow window, Optional<TraceContext> trace, String messageId) {
     String attemptId = UUID.randomUUID().toString();
     try {
-      Booking booked = booking.book(new BookingAttempt(order, attemptId, window, trace, messageId));
-      if (!booked.madeBy(attemptId)) {
-        return new RecordOutcome.AlreadyBooked(booked);
-      }
-      return booked.source() == Booking.Source.ADOPTED ? new RecordOutcome.Adopted(booked)
-          : new RecordOutcome.Booked(booked);
-    } catch (OrderHeldElsewhereException e) {
-      return new RecordOutcome.InProgressElsewhere(
-          e.until().<NextTry>map(NextTry.AfterLock::new).orElseGet(NextTry.QueueTimeout::new));
-    } catch (PartnerRejectedException | RejectedBeforeException e) {
-      return new RecordOutcome.Rejected(OrderRecordLayout.PARTNER_REJECTED, e.getMessage(), order.orderId());
-    } catch (BookingUnconfirmedException e) {
-      // The partner may still book: the order stays locked, and so must the message.
-      if (!(e.getCause() instanceof PartnerException)) {
-        LOG.error("unexpected failure after the booking request may have left; the order is held", e);
-      }
-      return new RecordOutcome.Retry(Failures.describe(e.getCause()), new NextTry.AfterLock(e.heldUntil()));
-    } catch (PartnerUnavailableException e) {
-      NextTry next = e.retryAfter().<NextTry>map(NextTry.PartnerAsked::new).orElseGet(NextTry.Backoff::new);
-      return new RecordOutcome.Retry(Failures.describe(e), next);
-    } catch (UnreadableBookingException | NoTimeToBookException | SecretUnavailableException | SdkException e) {
-      // Nothing sent, or (DynamoDB failing to record a booking) the order locked until its claim runs out,
-      // which the next try finds and waits for: either way a backoff returns no message to a try that may book.
-      return new RecordOutcome.Retry(Failures.describe(e), new NextTry.Backoff());
+      return switch (booking.book(new BookingAttempt(order, attemptId, window, trace, messageId))) {
+        case BookingResult.Booked(Booking booked) when !booked.madeBy(attemptId) -> new RecordOutcome.AlreadyBooked(booked);
+        case BookingResult.Booked(Booking booked) -> booked.source() == Booking.Source.ADOPTED
+            ? new RecordOutcome.Adopted(booked) : new RecordOutcome.Booked(booked);
+        case BookingResult.HeldElsewhere(Optional<Instant> until) ->
+            new RecordOutcome.InProgressElsewhere(until.<NextTry>map(NextTry.AfterLock::new).orElseGet(NextTry.QueueTimeout::new));
+        case BookingResult.Rejected(String reason) ->
+            new RecordOutcome.Rejected(OrderRecordLayout.PARTNER_REJECTED, reason, order.orderId());
+        // The partner may still book: the order stays locked, and so must the message.
+        case BookingResult.Unconfirmed(Instant heldUntil, String reason) ->
+            new RecordOutcome.Retry(reason, new NextTry.AfterLock(heldUntil));
+        // Nothing of this try's can still book: a backoff returns no message to a try that may book.
+        case BookingResult.TryLater(String reason, Optional<Duration> partnerAsked) -> new RecordOutcome.Retry(reason,
+            partnerAsked.<NextTry>map(NextTry.PartnerAsked::new).orElseGet(NextTry.Backoff::new));
+      };
     } catch (RuntimeException e) {
       // Our own bug, most likely: keep the order (it reaches the DLQ if it never succeeds) and the trace, and
       // the queue's whole timeout, since nothing says what the try did.

@@ -36,12 +36,13 @@ public enum FailureCause {
 
   /**
    * The cause of a transient failure from its reason, which the function writes as the exception's
-   * simple name, its message and its first cause. A booking request is never cut short as
+   * simple name, its message and its first cause, or, for a try with too little time left, as the
+   * record's outcome name and why. A booking request is never cut short as
    * "unavailable" (that is an unknown outcome), so an unavailable partner whose deadline passed was a
    * lookup.
    */
   static FailureCause ofTransientFailure(String reason) {
-    if (reason.contains("NoTimeToBookException") || reason.contains("no time left to call the partner")) {
+    if (reason.contains(OrderRecordLayout.NO_TIME_TO_BOOK) || reason.contains("no time left to call the partner")) {
       return NO_TIME_TO_BOOK;
     }
     if (reason.contains("PartnerOutcomeUnknownException")) {
