@@ -59,13 +59,6 @@ public final class OnceOnlyBooking {
     };
   }
 
-  /** Where a claimed try stands before its booking request: done, or ready to send it. */
-  private sealed interface Step {}
-
-  private record Ended(BookingResult result) implements Step {}
-
-  private record Ready(OrderRecords.BookingRequestOut request, Deadline deadline) implements Step {}
-
   private BookingResult bookHolding(OrderRecords.Claim claim, BookingAttempt attempt) {
     Optional<OrderRecords.Rejection> rejected =
         claim.found().rejected().filter(rejection -> rejection.messageId().equals(attempt.messageId()));
@@ -75,28 +68,9 @@ public final class OnceOnlyBooking {
       endClaim(() -> records.release(claim, OrderRecordLayout.PARTNER_REJECTED, reason));
       return new BookingResult.Rejected(reason);
     }
-    return switch (beforeTheRequest(claim, attempt)) {
-      case Ended ended -> ended.result();
-      case Ready ready -> {
-        BookingResult sent = send(ready.request(), ready.deadline(), attempt);
-        if (sent instanceof BookingResult.Booked booked) {
-          try {
-            records.complete(claim, booked.booking());
-          } catch (SdkException e) {
-            // Not released: the claim's lock then keeps the booked order from a second booking.
-            yield tryLater(e);
-          }
-        }
-        yield sent;
-      }
-    };
-  }
-
-  /**
-   * Looks the order up and writes down that its booking request is leaving. No booking request has left under this
-   * claim, so however this ends short of that, our own bugs included, the order is free again at once.
-   */
-  private Step beforeTheRequest(OrderRecords.Claim claim, BookingAttempt attempt) {
+    // No booking request has left under this claim until it is sent: any ending before frees the order at once.
+    OrderRecords.BookingRequestOut request;
+    Deadline deadline;
     boolean foundUnbooked = false;
     try {
       CallWindow.CallTime lookupTime = attempt.window().forLookup();
@@ -111,45 +85,52 @@ public final class OnceOnlyBooking {
       }
       if (!existing.isEmpty()) {
         Booking adopted = adopt(existing, claim, attempt);
-        try {
-          records.complete(claim, adopted);
-        } catch (SdkException e) {
-          return freed(claim, false, OrderRecordLayout.FAILED, Failures.describe(e), tryLater(e));
-        }
-        return new Ended(new BookingResult.Booked(adopted));
+        records.complete(claim, adopted);
+        return new BookingResult.Booked(adopted);
       }
       foundUnbooked = true;
       CallWindow.CallTime bookingTime = attempt.window().forBooking();
       if (!(bookingTime instanceof CallWindow.Until booking)) {
         return noTime(claim, true, bookingTime);
       }
-      Optional<OrderRecords.BookingRequestOut> request;
-      try {
-        request = records.beforeBookingRequest(claim);
-      } catch (SdkException e) {
-        return freed(claim, true, OrderRecordLayout.FAILED, Failures.describe(e), tryLater(e));
+      deadline = booking.deadline();
+      Optional<OrderRecords.BookingRequestOut> out = records.beforeBookingRequest(claim);
+      if (out.isEmpty()) {
+        return freed(claim, true, OrderRecordLayout.LOST_THE_CLAIM,
+            "another try took the order over before this one could send its booking request",
+            new BookingResult.HeldElsewhere(Optional.empty()));
       }
-      return request.<Step>map(out -> new Ready(out, booking.deadline())).orElseGet(() -> freed(claim, true,
-          OrderRecordLayout.LOST_THE_CLAIM, "another try took the order over before this one could send its booking request",
-          new BookingResult.HeldElsewhere(Optional.empty())));
+      request = out.get();
+    } catch (SdkException e) {
+      return freed(claim, foundUnbooked, OrderRecordLayout.FAILED, Failures.describe(e), tryLater(e));
     } catch (RuntimeException unexpected) {
       boolean unbooked = foundUnbooked;
       endClaim(() -> release(claim, unbooked, OrderRecordLayout.FAILED, Failures.describe(unexpected)));
       throw unexpected;
     }
+    BookingResult sent = send(request, deadline, attempt);
+    if (sent instanceof BookingResult.Booked booked) {
+      try {
+        records.complete(claim, booked.booking());
+      } catch (SdkException e) {
+        // Not released: the claim's lock then keeps the booked order from a second booking.
+        return tryLater(e);
+      }
+    }
+    return sent;
   }
 
-  private Ended noTime(OrderRecords.Claim claim, boolean foundUnbooked, CallWindow.CallTime time) {
+  private BookingResult noTime(OrderRecords.Claim claim, boolean foundUnbooked, CallWindow.CallTime time) {
     String reason = OrderRecordLayout.NO_TIME_TO_BOOK + ": " + ((CallWindow.NoTime) time).reason();
     return freed(claim, foundUnbooked, OrderRecordLayout.NO_TIME_TO_BOOK, reason,
         new BookingResult.TryLater(reason, Optional.empty()));
   }
 
   /** The claim ended with nothing of this try's out: the order is free again at once. */
-  private Ended freed(OrderRecords.Claim claim, boolean foundUnbooked, String outcome, String reason,
+  private BookingResult freed(OrderRecords.Claim claim, boolean foundUnbooked, String outcome, String reason,
       BookingResult result) {
     endClaim(() -> release(claim, foundUnbooked, outcome, reason));
-    return new Ended(result);
+    return result;
   }
 
   private void release(OrderRecords.Claim claim, boolean foundUnbooked, String outcome, String reason) {
@@ -159,6 +140,7 @@ public final class OnceOnlyBooking {
       records.release(claim, outcome, reason);
     }
   }
+
   /**
    * The oldest of the order's bookings. One found after an earlier try had found the order unbooked with nothing of
    * ours left to carry out can only have come from a booking request whose hold had ended: the partner booked later
