@@ -22,11 +22,13 @@ import com.acme.fulfil.booking.ModelWorld;
 import com.acme.fulfil.booking.OnceOnlyBooking;
 import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
+import com.acme.fulfil.fulfilment.ReceivedMessage;
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.ScriptedPartner;
 import com.acme.fulfil.partner.Shipment;
+import com.acme.fulfil.queue.AcknowledgementPolicy;
 import com.acme.fulfil.queue.DeadLetters;
 import com.acme.fulfil.queue.RetryWaits;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
@@ -142,7 +144,7 @@ class OrderLifeModelTest {
     private final List<DeadLetterInQueue> dropped = new ArrayList<>();
     private final List<String> wrongDrops = new ArrayList<>();
     private final List<String> earlyRetries = Collections.synchronizedList(new ArrayList<>());
-    private final RetryWaits retryWaits;
+    private final AcknowledgementPolicy acknowledgements;
     /** The order's holder as the record named it when this thread's try claimed: what the try could know. */
     private final ThreadLocal<String> holderSeenAtClaim = new ThreadLocal<>();
     private final boolean dynamoDbFlaky;
@@ -191,7 +193,8 @@ class OrderLifeModelTest {
       this.fulfilment = new OrderFulfilment(new OrderParser(JSON), new OnceOnlyBooking(records, partner, metrics), metrics,
           MAX_RECEIVES);
       this.deadLetters = new DeadLetters(this::capturingSqs, Optional.of(DLQ_URL), records, clock);
-      this.retryWaits = new RetryWaits(RETRY_SCHEDULE, clock, new SplittableRandom(SEED + number));
+      this.acknowledgements = new AcknowledgementPolicy(
+          new RetryWaits(RETRY_SCHEDULE, clock, new SplittableRandom(SEED + number)), metrics, MAX_RECEIVES, clock);
     }
 
     private void gate(String step) {
@@ -475,12 +478,19 @@ class OrderLifeModelTest {
           () -> Math.max(0, Duration.between(clock.instant(), delivery.invocationEnd).toMillis()),
           Duration.ofMillis(200), Duration.ofMillis(1_000), Duration.ofMillis(200));
       holderSeenAtClaim.remove();
-      RecordOutcome outcome = fulfilment.fulfil(record, window);
-      boolean sentToTheDlq = outcome instanceof RecordOutcome.Rejected rejected && deadLetters.send(record, rejected);
-      if (outcome.failed() && !sentToTheDlq) {
+      ReceivedMessage received = ReceivedMessage.of(record);
+      RecordOutcome outcome = fulfilment.fulfil(received, window);
+      AcknowledgementPolicy.Decision decision = acknowledgements.decide(received, outcome);
+      boolean sentToTheDlq = decision instanceof AcknowledgementPolicy.DeadLetterNow now
+          && deadLetters.send(received, now.rejected());
+      if (decision instanceof AcknowledgementPolicy.DeadLetterNow) {
+        decision = acknowledgements.afterDeadLetter(received, sentToTheDlq);
+      }
+      if (decision instanceof AcknowledgementPolicy.Return back) {
         // As the function does before it answers: the message's visibility from what the try knew. A try
         // killed before this line, by Lambda or a crash, gets no say and keeps the queue's timeout.
-        Optional<Duration> wait = retryWaits.waitFor(record, outcome);
+        Optional<Duration> wait = back instanceof AcknowledgementPolicy.ReturnAfter after
+            ? Optional.of(after.after()) : Optional.empty();
         if (wait.isPresent()) {
           seen.add("a wait the try chose");
           synchronized (this) {

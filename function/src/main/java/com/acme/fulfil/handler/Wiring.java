@@ -11,6 +11,7 @@ import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.PartnerClient;
+import com.acme.fulfil.queue.AcknowledgementPolicy;
 import com.acme.fulfil.queue.DeadLetters;
 import com.acme.fulfil.queue.MessageReturns;
 import com.acme.fulfil.queue.RetryWaits;
@@ -48,11 +49,12 @@ record Wiring(FunctionConfig config, BatchProcessor batch, FulfilmentMetrics met
         config.partner().baseUrl());
     // A no-op where the JVM has no CRaC (local runs, tests); in Lambda, SnapStart calls it before the snapshot.
     Core.getGlobalContext().register(priming);
+    // SecureRandom: a SnapStart restore does not replay its sequence, so restored environments jitter apart.
+    RetryWaits waits = new RetryWaits(queue.retrySchedule(), Clock.systemUTC(), new SecureRandom());
     BatchProcessor batch = new BatchProcessor(new OrderFulfilment(parser, booking, metrics, queue.maxReceiveCount()),
-        new DeadLetters(aws.sqs()::getValue, queue.deadLetterQueueUrl(), records, Clock.systemUTC()),
-        // SecureRandom: a SnapStart restore does not replay its sequence, so restored environments jitter apart.
-        new RetryWaits(queue.retrySchedule(), Clock.systemUTC(), new SecureRandom()), returns,
-        queue.recordConcurrency(), metrics, queue.maxReceiveCount());
+        new AcknowledgementPolicy(waits, metrics, queue.maxReceiveCount(), Clock.systemUTC()),
+        new DeadLetters(aws.sqs()::getValue, queue.deadLetterQueueUrl(), records, Clock.systemUTC()), returns,
+        queue.recordConcurrency());
     return new Wiring(config, batch, metrics, priming);
   }
 

@@ -13,6 +13,7 @@ import static com.acme.fulfil.booking.ModelWorld.VISIBILITY;
 
 import com.acme.fulfil.booking.ModelParts.SettableClock;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
+import com.acme.fulfil.fulfilment.ReceivedMessage;
 import com.acme.fulfil.fulfilment.RecordOutcome;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.ScriptedPartner;
@@ -310,7 +311,7 @@ class BookingProtocolModelTest {
       record.setAttributes(Map.of("ApproximateReceiveCount", Integer.toString(message.receives)));
       CallWindow window = new CallWindow(clock, () -> Duration.between(clock.instant(), delivery.invocationEnd).toMillis(),
           Duration.ofMillis(200), Duration.ofMillis(1_000), Duration.ofMillis(200));
-      RecordOutcome outcome = fulfilment.fulfil(record, window);
+      RecordOutcome outcome = fulfilment.fulfil(ReceivedMessage.of(record), window);
       // The invocation answers the mapping last: a kill before this leaves the message in the queue.
       interleaving.gate("answer the mapping");
       trace.add(delivery.name + " -> " + outcome);
