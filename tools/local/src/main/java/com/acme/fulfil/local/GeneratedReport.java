@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 public enum GeneratedReport {
   LOCAL_RUN("./run-local", 1),
   ARTIFACT("./tools/benchmarks/run artifact", 1),
-  CAPACITY_MODEL("./tools/benchmarks/run capacity", 1),
+  CAPACITY_MODEL("./tools/benchmarks/run capacity", 2),
   /** Written by a shell script, which spells the same header (bin/suite-report). */
   TEST_SUITE("bin/suite-report", 1);
 
