@@ -12,6 +12,11 @@ public final class Durations {
     return String.format(Locale.ROOT, "%.1f s", local.toMillis() / 1000.0);
   }
 
+  /** "0.21 s": real work, which keeps its seconds at any scale, to the hundredth it is short enough to need. */
+  static String unscaled(Duration duration) {
+    return String.format(Locale.ROOT, "%.2f s", duration.toMillis() / 1000.0);
+  }
+
   static String real(Duration local, TimeScale scale) {
     long seconds = scale.toReal(local).toSeconds();
     if (seconds < 120) {
