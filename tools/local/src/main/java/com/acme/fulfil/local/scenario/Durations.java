@@ -12,8 +12,8 @@ public final class Durations {
     return String.format(Locale.ROOT, "%.1f s", local.toMillis() / 1000.0);
   }
 
-  /** "0.21 s": real work, which keeps its seconds at any scale, to the hundredth it is short enough to need. */
-  static String unscaled(Duration duration) {
+  /** "0.21 s": local seconds to the hundredth, for what is often a fraction of a second (the function's own work). */
+  static String precise(Duration duration) {
     return String.format(Locale.ROOT, "%.2f s", duration.toMillis() / 1000.0);
   }
 

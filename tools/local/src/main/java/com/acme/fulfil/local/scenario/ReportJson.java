@@ -82,9 +82,9 @@ public final class ReportJson {
     o.put("timed_out_invocations", r.timedOutInvocations());
     o.put("failed_invocations", r.failedInvocations());
     r.sendToBooking().ifPresent(s -> {
-      unscaledSpread(o, "send_to_booking", s.all());
+      localSpread(o, "send_to_booking", s.all());
       spread(o, "send_to_booking_partner", s.partner());
-      unscaledSpread(o, "send_to_booking_rest", s.rest());
+      localSpread(o, "send_to_booking_rest", s.rest());
     });
     r.neverBookableToDlq().ifPresent(s -> spread(o, "never_bookable_to_dlq", s));
     r.transientFailures().ifPresent(byCause -> {
@@ -136,7 +136,7 @@ public final class ReportJson {
   }
 
   /** Local seconds with no real-world twin: figures this machine's own work is part of ({@link ReportText}). */
-  private static void unscaledSpread(ObjectNode o, String name, DeploymentReport.Spread spread) {
+  private static void localSpread(ObjectNode o, String name, DeploymentReport.Spread spread) {
     o.put(name + "_p50_seconds", Durations.seconds(spread.p50()));
     o.put(name + "_p95_seconds", Durations.seconds(spread.p95()));
     o.put(name + "_max_seconds", Durations.seconds(spread.max()));

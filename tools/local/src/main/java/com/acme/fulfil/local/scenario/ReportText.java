@@ -78,8 +78,8 @@ public final class ReportText {
         row("  the partner answering p50", reports, r -> r.sendToBooking().map(s -> Durations.both(s.partner().p50(), scale)).orElse("-")),
         row("  the partner answering p95", reports, r -> r.sendToBooking().map(s -> Durations.both(s.partner().p95(), scale)).orElse("-")),
         row("  the partner answering max", reports, r -> r.sendToBooking().map(s -> Durations.both(s.partner().max(), scale)).orElse("-")),
-        row("  the rest, unscaled p50 / p95 / max", reports,
-            r -> r.sendToBooking().map(s -> spread(s.rest(), Durations::unscaled)).orElse("-")));
+        row("  the rest (local s) p50 / p95 / max", reports,
+            r -> r.sendToBooking().map(s -> spread(s.rest(), Durations::precise)).orElse("-")));
   }
 
   private static String spread(DeploymentReport.Spread spread, Function<Duration, String> format) {

@@ -64,7 +64,7 @@ class ReportRowsTest {
         .containsPattern("  the partner answering p50 +- +1\\.3 s \\(39 s\\)")
         .containsPattern("  the partner answering p95 +- +3\\.5 s \\(105 s\\)")
         .containsPattern("  the partner answering max +- +6\\.9 s \\(3\\.5 min\\)")
-        .containsPattern("  the rest, unscaled p50 / p95 / max +- +0\\.21 s / 0\\.62 s / 1\\.40 s\\R");
+        .containsPattern("  the rest \\(local s\\) p50 / p95 / max +- +0\\.21 s / 0\\.62 s / 1\\.40 s\\R");
 
     JsonNode fixed = new ReportJson(SCALE, SETTINGS).toJson(List.of(FIXED)).get(0);
     assertThat(fixed.at("/send_to_booking_partner_p95_seconds").asDouble()).isEqualTo(3.5);
