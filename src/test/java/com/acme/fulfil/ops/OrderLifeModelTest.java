@@ -1,5 +1,14 @@
 package com.acme.fulfil.ops;
 
+import static com.acme.fulfil.booking.ModelWorld.CONTRACT_MAXIMUM;
+import static com.acme.fulfil.booking.ModelWorld.FUNCTION;
+import static com.acme.fulfil.booking.ModelWorld.FUNCTION_TIMEOUT;
+import static com.acme.fulfil.booking.ModelWorld.HOLD;
+import static com.acme.fulfil.booking.ModelWorld.JSON;
+import static com.acme.fulfil.booking.ModelWorld.MAX_RECEIVES;
+import static com.acme.fulfil.booking.ModelWorld.RECORD_LIFETIME;
+import static com.acme.fulfil.booking.ModelWorld.TABLE;
+import static com.acme.fulfil.booking.ModelWorld.VISIBILITY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.contract.records.OrderRecordLayout;
@@ -9,20 +18,21 @@ import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.booking.Chooser;
 import com.acme.fulfil.booking.Interleaving;
 import com.acme.fulfil.booking.ModelParts;
+import com.acme.fulfil.booking.ModelWorld;
 import com.acme.fulfil.booking.OnceOnlyBooking;
 import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
+import com.acme.fulfil.fulfilment.ReceivedMessage;
 import com.acme.fulfil.fulfilment.RecordOutcome;
-import com.acme.fulfil.local.aws.DynamoDbEmulator;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.ScriptedPartner;
 import com.acme.fulfil.partner.Shipment;
+import com.acme.fulfil.queue.AcknowledgementPolicy;
 import com.acme.fulfil.queue.DeadLetters;
 import com.acme.fulfil.queue.RetryWaits;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
@@ -38,9 +48,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import java.util.logging.Level;
-import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -82,17 +90,7 @@ import software.amazon.lambda.powertools.metrics.MetricsBuilder;
  * on-call dropped; and no dead letter tells on-call to drop an order that could still be booked.
  */
 class OrderLifeModelTest {
-  private static final String TABLE = "fulfil-order-idempotency";
-  /** Shared by every run, as the function shares one: a mapper per run would learn the record's types again each time. */
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String FUNCTION = "fulfil-order";
-  private static final Duration FUNCTION_TIMEOUT = Duration.ofSeconds(2);
-  private static final Duration CONTRACT_MAXIMUM = Duration.ofSeconds(1);
-  private static final Duration HOLD = CONTRACT_MAXIMUM.plusMillis(100);
-  private static final Duration VISIBILITY = FUNCTION_TIMEOUT.multipliedBy(6);
   private static final Duration DLQ_RETENTION = Duration.ofDays(14);
-  private static final Duration RECORD_LIFETIME = Duration.ofDays(21);
-  private static final int MAX_RECEIVES = 5;
   /** As the stack derives it, in the model's time: backoffs from 500 ms doubling to the visibility timeout. */
   private static final RetrySchedule RETRY_SCHEDULE = new RetrySchedule(Duration.ofMillis(500), VISIBILITY, 20,
       HOLD.minus(CONTRACT_MAXIMUM));
@@ -102,25 +100,12 @@ class OrderLifeModelTest {
   private static final String DLQ_URL = "https://sqs.eu-west-1.amazonaws.com/123456789012/orders-to-fulfil-dlq";
   private static final String SOURCE_ARN = "arn:aws:sqs:eu-west-1:123456789012:orders-to-fulfil";
 
-  private static final Logger FUNCTION_LOGS = Logger.getLogger("com.acme.fulfil");
-  private static DynamoDbEmulator emulator;
-  private static DynamoDbClient dynamoDb;
-  private static Level functionLogLevel;
+  @AutoClose
+  private static ModelWorld world;
 
   @BeforeAll
-  static void createTable() {
-    functionLogLevel = FUNCTION_LOGS.getLevel();
-    FUNCTION_LOGS.setLevel(Level.OFF);
-    emulator = DynamoDbEmulator.start();
-    dynamoDb = ModelParts.dynamoDb(emulator.endpoint());
-    ModelParts.createTable(dynamoDb, TABLE);
-  }
-
-  @AfterAll
-  static void stop() {
-    FUNCTION_LOGS.setLevel(functionLogLevel);
-    dynamoDb.close();
-    emulator.close();
+  static void start() {
+    world = ModelWorld.start();
   }
 
   @Test
@@ -159,7 +144,7 @@ class OrderLifeModelTest {
     private final List<DeadLetterInQueue> dropped = new ArrayList<>();
     private final List<String> wrongDrops = new ArrayList<>();
     private final List<String> earlyRetries = Collections.synchronizedList(new ArrayList<>());
-    private final RetryWaits retryWaits;
+    private final AcknowledgementPolicy acknowledgements;
     /** The order's holder as the record named it when this thread's try claimed: what the try could know. */
     private final ThreadLocal<String> holderSeenAtClaim = new ThreadLocal<>();
     private final boolean dynamoDbFlaky;
@@ -208,7 +193,8 @@ class OrderLifeModelTest {
       this.fulfilment = new OrderFulfilment(new OrderParser(JSON), new OnceOnlyBooking(records, partner, metrics), metrics,
           MAX_RECEIVES);
       this.deadLetters = new DeadLetters(this::capturingSqs, Optional.of(DLQ_URL), records, clock);
-      this.retryWaits = new RetryWaits(RETRY_SCHEDULE, clock, new SplittableRandom(SEED + number));
+      this.acknowledgements = new AcknowledgementPolicy(
+          new RetryWaits(RETRY_SCHEDULE, clock, new SplittableRandom(SEED + number)), metrics, MAX_RECEIVES, clock);
     }
 
     private void gate(String step) {
@@ -231,7 +217,7 @@ class OrderLifeModelTest {
             }
             Object answer;
             try {
-              answer = method.invoke(dynamoDb, args);
+              answer = method.invoke(world.dynamoDb(), args);
             } catch (InvocationTargetException e) {
               if (method.getName().equals("updateItem") && claims(args)) {
                 holderSeenAtClaim.set(holderNow());
@@ -265,7 +251,7 @@ class OrderLifeModelTest {
 
     /** Who holds the order now, by the record (ground truth, not through the flaky proxy); null if nobody. */
     private String holderNow() {
-      Map<String, AttributeValue> item = dynamoDb.getItem(r -> r.tableName(TABLE).consistentRead(true).key(key())).item();
+      Map<String, AttributeValue> item = world.dynamoDb().getItem(r -> r.tableName(TABLE).consistentRead(true).key(key())).item();
       if (item == null || !item.containsKey(OrderRecordLayout.HOLDER)) {
         return null;
       }
@@ -416,7 +402,7 @@ class OrderLifeModelTest {
       vanishesLeft--;
       seen.add("the record vanished");
       trace.add("the order's record vanishes");
-      dynamoDb.deleteItem(r -> r.tableName(TABLE).key(key()));
+      world.dynamoDb().deleteItem(r -> r.tableName(TABLE).key(key()));
     }
 
     /** Time passes between deliveries: the queue's own pace, or hours and days with nothing in flight. */
@@ -492,12 +478,19 @@ class OrderLifeModelTest {
           () -> Math.max(0, Duration.between(clock.instant(), delivery.invocationEnd).toMillis()),
           Duration.ofMillis(200), Duration.ofMillis(1_000), Duration.ofMillis(200));
       holderSeenAtClaim.remove();
-      RecordOutcome outcome = fulfilment.fulfil(record, window);
-      boolean sentToTheDlq = outcome instanceof RecordOutcome.Rejected rejected && deadLetters.send(record, rejected);
-      if (outcome.failed() && !sentToTheDlq) {
+      ReceivedMessage received = ReceivedMessage.of(record);
+      RecordOutcome outcome = fulfilment.fulfil(received, window);
+      AcknowledgementPolicy.Decision decision = acknowledgements.decide(received, outcome);
+      boolean sentToTheDlq = decision instanceof AcknowledgementPolicy.DeadLetterNow now
+          && deadLetters.send(received, now.rejected());
+      if (decision instanceof AcknowledgementPolicy.DeadLetterNow) {
+        decision = acknowledgements.afterDeadLetter(received, sentToTheDlq);
+      }
+      if (decision instanceof AcknowledgementPolicy.Return back) {
         // As the function does before it answers: the message's visibility from what the try knew. A try
         // killed before this line, by Lambda or a crash, gets no say and keeps the queue's timeout.
-        Optional<Duration> wait = retryWaits.waitFor(record, outcome);
+        Optional<Duration> wait = back instanceof AcknowledgementPolicy.ReturnAfter after
+            ? Optional.of(after.after()) : Optional.empty();
         if (wait.isPresent()) {
           seen.add("a wait the try chose");
           synchronized (this) {
@@ -567,7 +560,7 @@ class OrderLifeModelTest {
     }
 
     private Optional<OrderRecord> readRecord() {
-      Map<String, AttributeValue> item = dynamoDb.getItem(r -> r.tableName(TABLE).consistentRead(true).key(key())).item();
+      Map<String, AttributeValue> item = world.dynamoDb().getItem(r -> r.tableName(TABLE).consistentRead(true).key(key())).item();
       return item == null || item.isEmpty() ? Optional.empty()
           : Optional.of(OrderRecord.of(OrderRecordLayout.keyOf(FUNCTION, orderId), item));
     }

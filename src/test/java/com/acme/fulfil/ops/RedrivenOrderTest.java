@@ -45,6 +45,9 @@ class RedrivenOrderTest {
         .forOrder(order, BUDGET.maxReceiveCount(), Reaction.rateLimited(1));
     String first = fulfil.send(Orders.body(order));
     assertThat(fulfil.awaitDeadLettered(List.of(first), settles)).as("rejected into the DLQ").isTrue();
+    // The try names the DLQ message on the order's record after sending it, and the mapping deletes the source
+    // message once the try has ended: only then is the verdict the function's last word.
+    assertThat(fulfil.awaitDeleted(List.of(first), settles)).as("the rejecting try ended").isTrue();
     assertThat(ops.letterFor(order).path("action").asText()).as("a fresh partner verdict").isEqualTo("drop");
 
     OpsRun moved = ops.run("redrive", "--go", "--include-droppable", "--rate", "10");

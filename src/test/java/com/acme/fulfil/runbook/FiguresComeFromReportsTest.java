@@ -11,23 +11,29 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * A measured figure lives in a report its command writes (docs/reports/), never typed into prose: the
  * docs say what a command shows and link its report. So a Markdown file outside docs/reports carries no
- * time of day and no dated measurement, and every report the docs point to exists and was written by
- * the version of its command that stands ({@link GeneratedReport}). Numbers inside a report are not
+ * time of day, no dated measurement and no row pasted from a report's table, and every report the docs
+ * point to exists and was written by the version of its command that stands ({@link GeneratedReport}). Numbers inside a report are not
  * compared with anything: a re-run that moves them by noise is still the same report. Reads files only.
  */
 class FiguresComeFromReportsTest {
   private static final Path REPORTS = Path.of("docs", "reports");
+  /** What {@code ./tools/benchmarks/run capacity --report} writes for docs/capacity.md. */
+  private static final String CAPACITY_MODEL_REPORT = "capacity-model.md";
+  /** A table's line under its header: pipes, dashes, colons and spaces only. */
+  private static final Pattern TABLE_SEPARATOR = Pattern.compile("\\|[\\s:|-]+\\|");
   /** A report the docs name, as a link or in code: docs/reports/NAME.md, or reports/NAME.md from docs/. */
   private static final Pattern REPORT_NAMED = Pattern.compile("(?<![\\w/])(?:docs/)?reports/([\\w.-]+\\.md)");
   private static final Pattern FENCE = Pattern.compile("^\\s*(```|~~~)");
@@ -118,34 +124,61 @@ class FiguresComeFromReportsTest {
   }
 
   /**
-   * docs/capacity.md shows the capacity model's tables, a computation that the same code and seed repeat
-   * exactly: each table there whose header the report has must be the report's rows, so a change to the
-   * model shows up as this failure and a re-run of the command, not as a silently stale page.
+   * A report's table is read in the report: a page that pastes its rows, even under a test that holds them
+   * to the report, is a copy someone must paste again after every run. A row counts as pasted when it is
+   * a row of a report's table, character for character; separator rows say nothing and are left out.
    */
   @Test
-  void capacityDocsShowTheCapacityModelsTablesAsItsReportHasThem() {
-    Path report = repository.root().resolve(REPORTS).resolve("capacity-model.md");
-    assertThat(report).as("the capacity model's report, which docs/capacity.md links").isRegularFile();
-    Set<String> reported = new java.util.HashSet<>(read(report).lines().filter(l -> l.startsWith("|")).toList());
-    List<String> notInTheReport = new ArrayList<>();
-    int compared = 0;
-    boolean inAModelTable = false;
-    for (String line : read(repository.root().resolve("docs/capacity.md")).lines().toList()) {
-      if (!line.startsWith("|")) {
-        inAModelTable = false;
-      } else if (!inAModelTable) {
-        inAModelTable = reported.contains(line); // a table's header row decides whether it is the model's
-      } else {
-        compared++;
-        if (!reported.contains(line)) {
-          notInTheReport.add(line);
+  void noPageOutsideTheReportsPastesARowOfAReportsTable() {
+    Set<String> reported = new HashSet<>();
+    for (Path report : reports()) {
+      read(report).lines().map(String::strip).filter(FiguresComeFromReportsTest::isTableRow).forEach(reported::add);
+    }
+    List<String> pasted = new ArrayList<>();
+    for (Path page : prosePages()) {
+      int number = 0;
+      for (String line : read(page).lines().toList()) {
+        number++;
+        if (reported.contains(line.strip())) {
+          pasted.add(where(page, number) + " " + line.strip());
         }
       }
     }
-    assertThat(compared).as("rows of docs/capacity.md's model tables").isPositive();
-    assertThat(notInTheReport)
-        .as("rows of docs/capacity.md that ./tools/benchmarks/run capacity no longer prints: run it with --report and copy its tables")
+    assertThat(reported).as("the rows of the reports' tables in %s", REPORTS).isNotEmpty();
+    assertThat(pasted)
+        .as("rows pasted from a report (docs/reports/): link the report's section and say how to read it instead")
         .isEmpty();
+  }
+
+  /**
+   * docs/capacity.md explains the capacity model's report table by table, linking each table's heading
+   * (DocsAgreeWithTheCodeTest checks that every link reaches a heading that exists): a table the model
+   * gains is explained there too, not left for the reader to guess at.
+   */
+  @Test
+  void capacityDocsLinkEveryTableOfTheCapacityModelsReport() {
+    Path report = repository.root().resolve(REPORTS).resolve(CAPACITY_MODEL_REPORT);
+    List<String> sections = new ArrayList<>(DocsAgreeWithTheCodeTest.anchors(report));
+    sections.removeFirst(); // the title GeneratedReport heads every report with: its command
+    String capacityDocs = read(repository.root().resolve("docs/capacity.md"));
+    assertThat(sections).as("the sections of %s, a heading for each table", REPORTS.resolve(CAPACITY_MODEL_REPORT))
+        .isNotEmpty();
+    assertThat(sections.stream().filter(section -> !capacityDocs.contains(
+            "(reports/" + CAPACITY_MODEL_REPORT + "#" + section + ")")).toList())
+        .as("sections of %s that docs/capacity.md does not link", REPORTS.resolve(CAPACITY_MODEL_REPORT))
+        .isEmpty();
+  }
+
+  private static boolean isTableRow(String line) {
+    return line.startsWith("|") && !TABLE_SEPARATOR.matcher(line).matches();
+  }
+
+  private List<Path> reports() {
+    try (Stream<Path> files = Files.list(repository.root().resolve(REPORTS))) {
+      return files.filter(file -> file.toString().endsWith(".md")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** A paragraph (or table) that dates a run and quotes what it measured. */

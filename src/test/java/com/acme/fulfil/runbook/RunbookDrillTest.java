@@ -51,7 +51,11 @@ class RunbookDrillTest {
   private static final String ROTATION_ORDER = "ORD-DRILL-0005";
   /** The local run's default seed: the simulated partner's latencies as {@code --serve} draws them. */
   private static final long SEED = 42;
-  private static final int MAX_CONCURRENCY = 10;
+  /**
+   * Two environments, not --serve's ten: the drill sends six orders, and each environment is a JVM start and the
+   * function's init, which the machine pays before the first rehearsal whether an order ever reaches it or not.
+   */
+  private static final int MAX_CONCURRENCY = 2;
   /**
    * The longest wait for one step: a page of a five-minute alarm comes at the end of its period, a few
    * seconds at {@code --serve}'s scale, and an OK once the bad periods have left the alarm's window.

@@ -76,7 +76,7 @@ class DynamoDbFailureTest {
     Await.until(visibility, () -> fulfil.dynamoDb().refused("UpdateItem") > 0 && fulfil.invocations().running() == 0);
     IdempotencyRecords.Record trace = fulfil.record(orderId).orElseThrow();
     fulfil.dynamoDb().heal();
-    fulfil.awaitDeleted(List.of(messageId), visibility.multipliedBy(3));
+    fulfil.awaitDeletedWithinTheirLives(List.of(messageId));
 
     assertThat(unfinished - unfinishedBefore).as("the booked order's unfinished record").isEqualTo(1);
     assertThat(trace.lastPostAt()).as("the trace says a booking request left").isPresent();

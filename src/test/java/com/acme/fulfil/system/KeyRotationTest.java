@@ -64,7 +64,7 @@ class KeyRotationTest {
       Await.until(visibility, () -> fulfil.partner().unauthorizedCount() > 0);
       fulfil.putPartnerKey(NEXT_KEY);
     }
-    fulfil.awaitDeleted(messageIds, visibility.multipliedBy(3));
+    fulfil.awaitDeletedWithinTheirLives(messageIds);
 
     SoftAssertions softly = new SoftAssertions();
     orderIds.forEach(orderId -> softly.assertThat(fulfil.partner().bookingsFor(orderId)).as(orderId + ": bookings").hasSize(1));

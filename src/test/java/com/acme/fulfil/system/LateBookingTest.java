@@ -89,7 +89,7 @@ class LateBookingTest {
       Optional<IdempotencyRecords.Record> firstTry = held.record(orderId);
 
       String second = held.send(Orders.body(orderId));
-      held.awaitDeleted(List.of(first, second), held.queues().settings().visibilityTimeout().multipliedBy(3));
+      held.awaitDeletedWithinTheirLives(List.of(first, second));
 
       SoftAssertions softly = new SoftAssertions();
       softly.assertThat(firstTry).as("the first try's story on the order's record").hasValueSatisfying(record -> {

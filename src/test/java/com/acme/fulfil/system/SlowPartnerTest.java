@@ -67,7 +67,7 @@ class SlowPartnerTest {
       Thread.sleep(SEND_SPREAD.dividedBy(ORDERS));
     }
     Duration visibility = fixed.queues().settings().visibilityTimeout();
-    fixed.awaitDeleted(fixedMessageIds, visibility.multipliedBy(3));
+    fixed.awaitDeletedWithinTheirLives(fixedMessageIds);
     fixedSettledAfter = Duration.ofNanos(System.nanoTime() - started);
   }
 

@@ -44,7 +44,7 @@ class UnknownOutcomeTest {
     });
     long started = System.nanoTime();
 
-    fulfil.awaitDeleted(messageByOrder.values(), fulfil.queues().settings().visibilityTimeout().multipliedBy(3));
+    fulfil.awaitDeletedWithinTheirLives(messageByOrder.values());
     Duration settled = Duration.ofNanos(System.nanoTime() - started);
 
     SoftAssertions softly = new SoftAssertions();

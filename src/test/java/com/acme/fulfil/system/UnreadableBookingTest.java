@@ -2,6 +2,7 @@ package com.acme.fulfil.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.acme.fulfil.local.aws.AwsBackend;
 import com.acme.fulfil.sim.Reaction;
 import com.acme.fulfil.system.backend.OnSelectedBackend;
@@ -66,7 +67,7 @@ class UnreadableBookingTest {
     Map<String, IdempotencyRecords.Record> unreadable = new ConcurrentHashMap<>();
     Await.until(tries, () -> {
       defectByOrder.keySet().forEach(id -> fulfil.record(id)
-          .filter(record -> record.lastOutcome().filter("booking_unreadable"::equals).isPresent())
+          .filter(record -> record.lastOutcome().filter(OrderRecordLayout.BOOKING_UNREADABLE::equals).isPresent())
           .ifPresent(record -> unreadable.putIfAbsent(id, record)));
       return defectByOrder.keySet().stream().allMatch(id -> bookingRequestsFor(id) > 0 || unreadable.containsKey(id));
     });
@@ -75,7 +76,7 @@ class UnreadableBookingTest {
     defectByOrder.keySet().forEach(orderId -> {
       softly.assertThat(bookingRequestsFor(orderId)).as(orderId + ": booking requests").isZero();
       softly.assertThat(Optional.ofNullable(unreadable.get(orderId))).as(orderId + ": the record's story").hasValueSatisfying(record -> {
-        assertThat(record.lastOutcome()).contains("booking_unreadable");
+        assertThat(record.lastOutcome()).contains(OrderRecordLayout.BOOKING_UNREADABLE);
         assertThat(record.lastReason()).hasValueSatisfying(reason -> assertThat(reason).contains("cannot be read"));
       });
       List<JsonNode> lines = FunctionLogLines.where("order_id", orderId);

@@ -33,6 +33,8 @@ class NamesAreSpelledOnceTest {
       new OtherMeaning("fulfil-order", "tools/benchmarks/", "the benchmarked function's name and its artifact's"),
       new OtherMeaning("FulfilOrder", "infra/src/main/java/com/acme/fulfil/infra/FulfilOrderStack.java",
           "the function's construct id"),
+      new OtherMeaning("failed", "infra/src/main/java/com/acme/fulfil/infra/FulfilOrderAlarms.java",
+          "a metric math expression's id"),
       new OtherMeaning("status", "ops/src/main/java/com/acme/fulfil/ops/Redrive.java", "--json's key for SQS's move task"),
       new OtherMeaning("COMPLETED", "ops/src/main/java/com/acme/fulfil/ops/Redrive.java", "SQS's move task status"),
       new OtherMeaning("status", "tools/benchmarks/src/main/java/com/acme/fulfil/bench/RuntimeBenchmark.java",

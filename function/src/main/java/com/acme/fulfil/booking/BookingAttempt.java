@@ -1,6 +1,6 @@
 package com.acme.fulfil.booking;
 
-import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.trace.TraceContext;
 import com.acme.fulfil.order.OrderMessage;
 import java.util.Optional;
 

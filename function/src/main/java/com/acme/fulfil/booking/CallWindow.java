@@ -25,20 +25,29 @@ public record CallWindow(Clock clock, LongSupplier remainingMillis, Duration mar
     return usable.isNegative() ? Duration.ZERO : usable;
   }
 
-  public Deadline forLookup() {
+  /** Whether a partner call may start, and by when it must end: {@link CallTime}. */
+  public sealed interface CallTime {}
+
+  /** The call may start, and must be over by {@code deadline}. */
+  public record Until(Deadline deadline) implements CallTime {}
+
+  /** Not started: the invocation has too little time left, so nothing is sent and the message comes back. */
+  public record NoTime(String reason) implements CallTime {}
+
+  public CallTime forLookup() {
     Duration usable = usable();
     if (usable.isZero()) {
-      throw new NoTimeToBookException("no time left for a partner lookup before the function's deadline");
+      return new NoTime("no time left for a partner lookup before the function's deadline");
     }
-    return Deadline.in(usable.compareTo(lookupTimeout) < 0 ? usable : lookupTimeout);
+    return new Until(Deadline.in(usable.compareTo(lookupTimeout) < 0 ? usable : lookupTimeout));
   }
 
-  public Deadline forBooking() {
+  public CallTime forBooking() {
     Duration usable = usable();
     if (usable.compareTo(partnerWorstCase) < 0) {
-      throw new NoTimeToBookException("only " + usable.toMillis() + " ms left before the deadline margin, the partner may take "
+      return new NoTime("only " + usable.toMillis() + " ms left before the deadline margin, the partner may take "
           + partnerWorstCase.toMillis() + " ms: not starting a booking that could not finish");
     }
-    return Deadline.in(usable);
+    return new Until(Deadline.in(usable));
   }
 }

@@ -8,15 +8,18 @@ import com.acme.fulfil.partner.PartnerApi;
 import com.acme.fulfil.partner.NotBooked;
 import com.acme.fulfil.partner.PartnerException;
 import com.acme.fulfil.partner.PartnerRejectedException;
+import com.acme.fulfil.partner.PartnerUnavailableException;
 import com.acme.fulfil.partner.Shipment;
 import com.acme.fulfil.partner.ShipmentRequest;
 import com.acme.fulfil.partner.UnreadableBookingException;
+import com.acme.fulfil.secrets.SecretUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * Books an order's courier at most once, however many tries its messages make: a try claims the order's record,
@@ -40,60 +43,102 @@ public final class OnceOnlyBooking {
     this.metrics = metrics;
   }
 
-  /**
-   * The order's booking: this try's, or the one an earlier try made ({@link Booking#madeBy} tells).
-   *
-   * @throws OrderHeldElsewhereException another try holds the order now
-   * @throws RejectedBeforeException the partner rejected the order as this message carries it, on an earlier receive
-   * @throws BookingUnconfirmedException this try's booking request may have been carried out
-   */
-  public Booking book(BookingAttempt attempt) {
-    return switch (records.claim(attempt.order().orderId(), attempt.attemptId(), attempt.window())) {
-      case OrderRecords.AlreadyBooked booked -> booked.booking();
-      case OrderRecords.HeldElsewhere held -> throw new OrderHeldElsewhereException(held.until());
+  /** What this try came to; it throws only what none of the results covers: our own bugs. */
+  public BookingResult book(BookingAttempt attempt) {
+    OrderRecords.ClaimResult claimed;
+    try {
+      claimed = records.claim(attempt.order().orderId(), attempt.attemptId(), attempt.window());
+    } catch (SdkException unanswered) {
+      // Nothing was sent; a claim DynamoDB may have applied was freed if it could be (OrderRecords.claim).
+      return tryLater(unanswered);
+    }
+    return switch (claimed) {
+      case OrderRecords.AlreadyBooked booked -> new BookingResult.Booked(booked.booking());
+      case OrderRecords.HeldElsewhere held -> new BookingResult.HeldElsewhere(Optional.of(held.until()));
       case OrderRecords.Claim claim -> bookHolding(claim, attempt);
     };
   }
 
-  private Booking bookHolding(OrderRecords.Claim claim, BookingAttempt attempt) {
+  private BookingResult bookHolding(OrderRecords.Claim claim, BookingAttempt attempt) {
     Optional<OrderRecords.Rejection> rejected =
         claim.found().rejected().filter(rejection -> rejection.messageId().equals(attempt.messageId()));
     if (rejected.isPresent()) {
       // The same message, the same request: the partner's verdict on it stands, and asking again costs two calls.
-      RejectedBeforeException again = new RejectedBeforeException(rejected.get().reason());
-      endClaim(again, () -> records.release(claim, OrderRecordLayout.PARTNER_REJECTED, again.getMessage()));
-      throw again;
+      String reason = rejected.get().reason();
+      endClaim(() -> records.release(claim, OrderRecordLayout.PARTNER_REJECTED, reason));
+      return new BookingResult.Rejected(reason);
     }
+    // No booking request has left under this claim until it is sent: any ending before frees the order at once.
     OrderRecords.BookingRequestOut request;
     Deadline deadline;
     boolean foundUnbooked = false;
     try {
-      List<Shipment> existing = partner.lookup(attempt.order().orderId(), attempt.attemptId(), attempt.trace(),
-          attempt.window().forLookup());
+      CallWindow.CallTime lookupTime = attempt.window().forLookup();
+      if (!(lookupTime instanceof CallWindow.Until lookup)) {
+        return noTime(claim, false, lookupTime);
+      }
+      List<Shipment> existing;
+      try {
+        existing = partner.lookup(attempt.order().orderId(), attempt.attemptId(), attempt.trace(), lookup.deadline());
+      } catch (PartnerException | SecretUnavailableException e) {
+        return freed(claim, false, outcomeName(e), Failures.describe(e), answered(e));
+      }
       if (!existing.isEmpty()) {
         Booking adopted = adopt(existing, claim, attempt);
         records.complete(claim, adopted);
-        return adopted;
+        return new BookingResult.Booked(adopted);
       }
       foundUnbooked = true;
-      deadline = attempt.window().forBooking();
-      request = records.beforeBookingRequest(claim).orElseThrow(() -> new OrderHeldElsewhereException(null));
-    } catch (RuntimeException nothingSent) {
-      // No booking request has left under this claim: the order is free again at once.
+      CallWindow.CallTime bookingTime = attempt.window().forBooking();
+      if (!(bookingTime instanceof CallWindow.Until booking)) {
+        return noTime(claim, true, bookingTime);
+      }
+      deadline = booking.deadline();
+      Optional<OrderRecords.BookingRequestOut> out = records.beforeBookingRequest(claim);
+      if (out.isEmpty()) {
+        return freed(claim, true, OrderRecordLayout.LOST_THE_CLAIM,
+            "another try took the order over before this one could send its booking request",
+            new BookingResult.HeldElsewhere(Optional.empty()));
+      }
+      request = out.get();
+    } catch (SdkException e) {
+      return freed(claim, foundUnbooked, OrderRecordLayout.FAILED, Failures.describe(e), tryLater(e));
+    } catch (RuntimeException unexpected) {
       boolean unbooked = foundUnbooked;
-      endClaim(nothingSent, () -> {
-        if (unbooked) {
-          records.releaseUnbooked(claim, outcomeName(nothingSent), Failures.describe(nothingSent));
-        } else {
-          records.release(claim, outcomeName(nothingSent), Failures.describe(nothingSent));
-        }
-      });
-      throw nothingSent;
+      endClaim(() -> release(claim, unbooked, OrderRecordLayout.FAILED, Failures.describe(unexpected)));
+      throw unexpected;
     }
-    Booking booking = send(request, deadline, attempt);
-    // Not released if this write fails: the claim's lock then keeps the booked order from a second booking.
-    records.complete(claim, booking);
-    return booking;
+    BookingResult sent = send(request, deadline, attempt);
+    if (sent instanceof BookingResult.Booked booked) {
+      try {
+        records.complete(claim, booked.booking());
+      } catch (SdkException e) {
+        // Not released: the claim's lock then keeps the booked order from a second booking.
+        return tryLater(e);
+      }
+    }
+    return sent;
+  }
+
+  private BookingResult noTime(OrderRecords.Claim claim, boolean foundUnbooked, CallWindow.CallTime time) {
+    String reason = OrderRecordLayout.NO_TIME_TO_BOOK + ": " + ((CallWindow.NoTime) time).reason();
+    return freed(claim, foundUnbooked, OrderRecordLayout.NO_TIME_TO_BOOK, reason,
+        new BookingResult.TryLater(reason, Optional.empty()));
+  }
+
+  /** The claim ended with nothing of this try's out: the order is free again at once. */
+  private BookingResult freed(OrderRecords.Claim claim, boolean foundUnbooked, String outcome, String reason,
+      BookingResult result) {
+    endClaim(() -> release(claim, foundUnbooked, outcome, reason));
+    return result;
+  }
+
+  private void release(OrderRecords.Claim claim, boolean foundUnbooked, String outcome, String reason) {
+    if (foundUnbooked) {
+      records.releaseUnbooked(claim, outcome, reason);
+    } else {
+      records.release(claim, outcome, reason);
+    }
   }
 
   /**
@@ -118,7 +163,7 @@ public final class OnceOnlyBooking {
    * Sends the booking request. From here the order is held by default: only the partner's {@link NotBooked} proof
    * frees it; every other ending, whatever its type, holds it until the partner can no longer be booking.
    */
-  private Booking send(OrderRecords.BookingRequestOut request, Deadline deadline, BookingAttempt attempt) {
+  private BookingResult send(OrderRecords.BookingRequestOut request, Deadline deadline, BookingAttempt attempt) {
     long started = System.nanoTime();
     Shipment shipment;
     try {
@@ -131,8 +176,8 @@ public final class OnceOnlyBooking {
     } catch (RuntimeException ending) {
       Optional<NotBooked> proof = ending instanceof PartnerException answer ? answer.notBooked() : Optional.empty();
       if (proof.isPresent()) {
-        endClaim(ending, () -> records.release(request, proof.get(), outcomeName(ending), Failures.describe(ending)));
-        throw ending;
+        endClaim(() -> records.release(request, proof.get(), outcomeName(ending), Failures.describe(ending)));
+        return answered(ending);
       }
       Instant heldUntil;
       try {
@@ -142,27 +187,46 @@ public final class OnceOnlyBooking {
         ending.addSuppressed(holdFailed);
         heldUntil = request.claim().lockEnd();
       }
-      throw new BookingUnconfirmedException(heldUntil, ending);
+      if (!(ending instanceof PartnerException)) {
+        LOG.error("unexpected failure after the booking request may have left; the order is held until {}", heldUntil,
+            ending);
+      }
+      return new BookingResult.Unconfirmed(heldUntil, Failures.describe(ending));
     }
-    return Booking.of(shipment, Booking.Source.BOOKED, attempt.attemptId());
+    return new BookingResult.Booked(Booking.of(shipment, Booking.Source.BOOKED, attempt.attemptId()));
   }
 
-  /** If ending the claim fails, it lasts until its lock expires; the try's own failure is still the one reported. */
-  private static void endClaim(RuntimeException failure, Runnable end) {
+  /**
+   * What a partner's answer that leaves nothing of this try's out comes to: its verdict on the order, or another try
+   * later, when it asked for one.
+   */
+  private static BookingResult answered(RuntimeException answer) {
+    return switch (answer) {
+      case PartnerRejectedException verdict -> new BookingResult.Rejected(verdict.getMessage());
+      case PartnerUnavailableException unavailable ->
+          new BookingResult.TryLater(Failures.describe(unavailable), unavailable.retryAfter());
+      default -> tryLater(answer);
+    };
+  }
+
+  private static BookingResult.TryLater tryLater(RuntimeException failure) {
+    return new BookingResult.TryLater(Failures.describe(failure), Optional.empty());
+  }
+
+  /** If ending the claim fails, it lasts until its lock expires; the try's own ending is still the one reported. */
+  private static void endClaim(Runnable end) {
     try {
       end.run();
     } catch (RuntimeException endFailed) {
-      failure.addSuppressed(endFailed);
+      LOG.warn("could not free the order ({}); it stays held until this try's claim runs out", Failures.describe(endFailed));
     }
   }
 
   private static String outcomeName(RuntimeException failure) {
     return switch (failure) {
       case PartnerRejectedException r -> OrderRecordLayout.PARTNER_REJECTED;
-      case UnreadableBookingException u -> "booking_unreadable";
-      case NoTimeToBookException n -> "no_time_to_book";
-      case OrderHeldElsewhereException h -> "lost_the_claim";
-      default -> "failed";
+      case UnreadableBookingException u -> OrderRecordLayout.BOOKING_UNREADABLE;
+      default -> OrderRecordLayout.FAILED;
     };
   }
 }

@@ -123,7 +123,7 @@ public final class OrderRecords {
       // DynamoDB may have applied the claim and its answer been lost, past the SDK's retries: nothing was sent under
       // it, so free it if it is this try's, rather than leave the order locked for the invocation and the hold.
       try {
-        end(new Claim(orderId, key, attemptId, lockEnd, Found.NOTHING), Instant.EPOCH, Optional.empty(), "claim_unconfirmed",
+        end(new Claim(orderId, key, attemptId, lockEnd, Found.NOTHING), Instant.EPOCH, Optional.empty(), CLAIM_UNCONFIRMED,
             "the claim's answer was lost: " + Failures.describe(unanswered));
       } catch (SdkException stillFailing) {
         unanswered.addSuppressed(stillFailing);

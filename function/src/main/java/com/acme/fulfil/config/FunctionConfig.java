@@ -3,6 +3,7 @@ package com.acme.fulfil.config;
 import static com.acme.fulfil.contract.settings.FunctionEnvironment.*;
 
 import com.acme.fulfil.contract.records.MetricNames;
+import com.acme.fulfil.contract.sqs.SqsLimits;
 import com.acme.fulfil.contract.timing.RetrySchedule;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import java.net.URI;
@@ -10,40 +11,62 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
- * Everything the function reads from its environment, validated at start-up so that a misconfigured deploy fails its
- * first invocation naming every bad variable instead of failing orders one by one. An unset timing variable takes
- * its value from {@code TimingBudget.defaults()}, the one place those numbers live.
+ * Everything the function reads from its environment, in parts by role, each refusing what could not work. Read
+ * through {@link #fromEnvironment}, validated at start-up so that a misconfigured deploy fails its first invocation
+ * naming every bad variable instead of failing orders one by one. An unset timing variable takes its value from
+ * {@code TimingBudget.defaults()}, the one place those numbers live.
  */
-public record FunctionConfig(String functionName, String idempotencyTable, URI partnerBaseUrl, String apiKeySecretId,
-    Duration partnerDeadlineMargin, Duration partnerWorstCase, Duration partnerLookupTimeout, Duration lateBookingHold,
-    int recordConcurrency, int maxReceiveCount, RetrySchedule retrySchedule, Duration idempotencyTtl,
-    String metricsNamespace, Optional<String> deadLetterQueueUrl, AwsEndpoints endpoints) {
+public record FunctionConfig(IdempotencyTable table, Partner partner, CallTimes calls, QueueHandling queue,
+    String metricsNamespace, AwsEndpoints endpoints) {
+
+  public FunctionConfig {
+    Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(partner, "partner");
+    Objects.requireNonNull(calls, "calls");
+    Objects.requireNonNull(queue, "queue");
+    Objects.requireNonNull(metricsNamespace, "metricsNamespace");
+    Objects.requireNonNull(endpoints, "endpoints");
+  }
 
   public static FunctionConfig fromEnvironment(Map<String, String> env) {
     Reader r = new Reader(env, TimingBudget.defaults().functionEnvironment());
     String functionName = r.required("AWS_LAMBDA_FUNCTION_NAME"); // Lambda sets it; it is the first part of every order's key.
-    String table = r.required(IDEMPOTENCY_TABLE_NAME);
-    URI partner = r.partnerUrl(PARTNER_BASE_URL);
-    FunctionConfig config = new FunctionConfig(functionName, table, partner, r.required(PARTNER_API_KEY_SECRET_ID),
-        r.millis(PARTNER_DEADLINE_MARGIN_MS), r.millis(PARTNER_WORST_CASE_MS), r.millis(PARTNER_LOOKUP_TIMEOUT_MS),
-        r.lateBookingHold(PARTNER_LATE_BOOKING_HOLD_MS, partner), r.positiveInt(RECORD_CONCURRENCY), r.positiveInt(MAX_RECEIVE_COUNT),
-        new RetrySchedule(r.millis(RETRY_FIRST_BACKOFF_MS), r.millis(RETRY_LONGEST_BACKOFF_MS),
-            (int) r.number(RETRY_JITTER_PERCENT, 0, 50, "a whole number from 0 to 50"),
-            Duration.ofMillis(r.number(RETRY_AFTER_LOCK_MS, 0, Long.MAX_VALUE, "a whole number not negative"))),
-        Duration.ofSeconds(r.positiveInt(IDEMPOTENCY_TTL_SECONDS)),
-        env.getOrDefault(METRICS_NAMESPACE, MetricNames.NAMESPACE),
-        r.optionalUrl(DEAD_LETTER_QUEUE_URL).map(URI::toString), AwsEndpoints.fromEnvironment(env, r));
+    String tableName = r.required(IDEMPOTENCY_TABLE_NAME);
+    URI partnerUrl = r.partnerUrl(PARTNER_BASE_URL);
+    String apiKeySecretId = r.required(PARTNER_API_KEY_SECRET_ID);
+    Duration deadlineMargin = r.millis(PARTNER_DEADLINE_MARGIN_MS);
+    Duration worstCase = r.millis(PARTNER_WORST_CASE_MS);
+    Duration lookupTimeout = r.millis(PARTNER_LOOKUP_TIMEOUT_MS);
+    Duration lateBookingHold = r.lateBookingHold(PARTNER_LATE_BOOKING_HOLD_MS, partnerUrl);
+    int recordConcurrency = r.positiveInt(RECORD_CONCURRENCY);
+    int maxReceiveCount = (int) r.number(MAX_RECEIVE_COUNT, 1, SqsLimits.MAX_RECEIVE_COUNT,
+        "a whole number from 1 to " + SqsLimits.MAX_RECEIVE_COUNT);
+    Optional<RetrySchedule> retrySchedule = r.retrySchedule();
+    Duration ttl = Duration.ofSeconds(r.positiveInt(IDEMPOTENCY_TTL_SECONDS));
+    Optional<String> deadLetterQueueUrl = r.optionalUrl(DEAD_LETTER_QUEUE_URL).map(URI::toString);
+    AwsEndpoints endpoints = AwsEndpoints.fromEnvironment(env, r);
     r.failIfAnyProblem();
-    return config;
+    // Every part was checked above against the rules its record keeps, so none of these refuses.
+    return new FunctionConfig(new IdempotencyTable(tableName, functionName, ttl),
+        new Partner(partnerUrl, apiKeySecretId, lateBookingHold), new CallTimes(lookupTimeout, worstCase, deadlineMargin),
+        new QueueHandling(recordConcurrency, maxReceiveCount, retrySchedule.orElseThrow(), deadLetterQueueUrl),
+        env.getOrDefault(METRICS_NAMESPACE, MetricNames.NAMESPACE), endpoints);
   }
 
   /** The standard region and endpoint variables, from the map rather than the SDK so a local run can pass them. */
   public record AwsEndpoints(Optional<String> region, Optional<URI> dynamoDb, Optional<URI> secretsManager,
       Optional<URI> sqs) {
+    public AwsEndpoints {
+      Objects.requireNonNull(region, "region");
+      Objects.requireNonNull(dynamoDb, "dynamoDb");
+      Objects.requireNonNull(secretsManager, "secretsManager");
+      Objects.requireNonNull(sqs, "sqs");
+    }
+
     static AwsEndpoints fromEnvironment(Map<String, String> env, Reader r) {
       Optional<URI> common = r.optionalUrl("AWS_ENDPOINT_URL");
       return new AwsEndpoints(
@@ -54,10 +77,8 @@ public record FunctionConfig(String functionName, String idempotencyTable, URI p
     }
   }
 
+  /** Reads each variable once, collecting a sentence naming it for every one that is missing or breaks a rule. */
   private static final class Reader {
-    /** As {@link URI#getHost()} gives them: an IPv6 literal keeps its brackets. */
-    private static final Set<String> LOOPBACK_HOSTS = Set.of("127.0.0.1", "localhost", "[::1]");
-
     private final Map<String, String> env;
     private final Map<String, String> defaults;
     private final List<String> problems = new ArrayList<>();
@@ -76,16 +97,10 @@ public record FunctionConfig(String functionName, String idempotencyTable, URI p
       return value.strip();
     }
 
-    /** https, as the API key goes with every request; plain http only to a partner on this machine (tests, local). */
     URI partnerUrl(String name) {
       String value = required(name);
       URI uri = value == null ? null : parseUrl(name, value);
-      if (uri != null && !"https".equals(uri.getScheme()) && !LOOPBACK_HOSTS.contains(uri.getHost())) {
-        problems.add(name + " must be an https:// URL (the API key travels with every request), got '" + uri
-            + "'; plain http:// is only for a partner on this machine (127.0.0.1, localhost, ::1)");
-        return null;
-      }
-      return uri;
+      return uri != null && check(name, Partner.urlProblem(uri)) ? uri : null;
     }
 
     Optional<URI> optionalUrl(String name) {
@@ -97,19 +112,38 @@ public record FunctionConfig(String functionName, String idempotencyTable, URI p
       return Duration.ofMillis(number(name, 1, Long.MAX_VALUE, "a positive whole number"));
     }
 
-    /**
-     * At least the contract's maximum plus the clock-skew allowance: a shorter hold lets a try book again while the
-     * partner may still carry out the last request. Only a partner on this machine (the local run, the tests), whose
-     * contract is scaled down with their time, may be held for less.
-     */
+    /** The hold's rule depends on where the partner is: judged only when its URL could be read. */
     Duration lateBookingHold(String name, URI partner) {
       Duration hold = millis(name);
-      Duration least = TimingBudget.PARTNER_CONTRACT_MAXIMUM.plus(TimingBudget.CLOCK_SKEW_ALLOWANCE);
-      if (hold.compareTo(least) < 0 && partner != null && !LOOPBACK_HOSTS.contains(partner.getHost())) {
-        problems.add(name + " must be at least " + least.toMillis() + " (the partner's contract maximum plus the clock-skew"
-            + " allowance), got " + hold.toMillis());
+      if (partner != null) {
+        check(name, Partner.holdProblem(partner, hold));
       }
       return hold;
+    }
+
+    /**
+     * Each variable as a number in its range, then the four together, as a schedule refuses a longest backoff below
+     * the first or beyond what SQS takes.
+     */
+    Optional<RetrySchedule> retrySchedule() {
+      Duration first = millis(RETRY_FIRST_BACKOFF_MS);
+      Duration longest = millis(RETRY_LONGEST_BACKOFF_MS);
+      int jitter = (int) number(RETRY_JITTER_PERCENT, 0, RetrySchedule.MAX_JITTER_PERCENT,
+          "a whole number from 0 to " + RetrySchedule.MAX_JITTER_PERCENT);
+      Duration afterLock = Duration.ofMillis(number(RETRY_AFTER_LOCK_MS, 0, Long.MAX_VALUE, "a whole number not negative"));
+      try {
+        return Optional.of(new RetrySchedule(first, longest, jitter, afterLock));
+      } catch (IllegalArgumentException e) {
+        problems.add(String.join(", ", RETRY_FIRST_BACKOFF_MS, RETRY_LONGEST_BACKOFF_MS, RETRY_JITTER_PERCENT,
+            RETRY_AFTER_LOCK_MS) + ": " + e.getMessage());
+        return Optional.empty();
+      }
+    }
+
+    /** Whether the variable keeps the rule; if not, says so naming it. */
+    private boolean check(String name, Optional<String> problem) {
+      problem.ifPresent(p -> problems.add(name + " " + p));
+      return problem.isEmpty();
     }
 
     int positiveInt(String name) {

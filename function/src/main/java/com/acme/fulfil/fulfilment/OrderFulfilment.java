@@ -5,34 +5,25 @@ import com.acme.fulfil.contract.records.OrderLogFields;
 import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.acme.fulfil.contract.records.TraceHeaders;
 import com.acme.fulfil.booking.Booking;
-import com.acme.fulfil.booking.BookingUnconfirmedException;
 import com.acme.fulfil.booking.BookingAttempt;
+import com.acme.fulfil.booking.BookingResult;
 import com.acme.fulfil.booking.CallWindow;
 import com.acme.fulfil.booking.Failures;
-import com.acme.fulfil.booking.NoTimeToBookException;
 import com.acme.fulfil.booking.OnceOnlyBooking;
-import com.acme.fulfil.booking.OrderHeldElsewhereException;
-import com.acme.fulfil.booking.RejectedBeforeException;
 import com.acme.fulfil.observability.FulfilmentMetrics;
-import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.trace.TraceContext;
 import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderMessage;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.order.ValidOrder;
-import com.acme.fulfil.partner.PartnerException;
-import com.acme.fulfil.partner.PartnerRejectedException;
-import com.acme.fulfil.partner.PartnerUnavailableException;
-import com.acme.fulfil.partner.UnreadableBookingException;
-import com.acme.fulfil.secrets.SecretUnavailableException;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
-import java.util.Objects;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
-import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * One SQS record from body to outcome: parse, book once, classify what went wrong. It never throws:
@@ -54,16 +45,16 @@ public final class OrderFulfilment {
   }
 
   /** Runs on the record's own thread: the log keys it sets label only this record's lines. */
-  public RecordOutcome fulfil(SQSMessage message, CallWindow window) {
-    int receives = receiveCount(message);
-    MDC.put(OrderLogFields.MESSAGE_ID, message.getMessageId());
+  public RecordOutcome fulfil(ReceivedMessage message, CallWindow window) {
+    int receives = message.receiveCount();
+    MDC.put(OrderLogFields.MESSAGE_ID, message.messageId());
     MDC.put(OrderLogFields.RECEIVE_COUNT, Integer.toString(receives));
     Optional<TraceContext> trace = traceOf(message);
     if (receives >= maxReceiveCount - 1) {
       metrics.count(MetricNames.NEAR_DLQ);
       LOG.warn("receive {} of {}: if this try fails the redrive policy moves the message to the DLQ", receives, maxReceiveCount);
     }
-    RecordOutcome outcome = switch (parser.parse(message.getBody())) {
+    RecordOutcome outcome = switch (parser.parse(message.body())) {
       case InvalidOrder invalid -> {
         if (invalid.orderId() != null) {
           MDC.put(OrderLogFields.ORDER_ID, invalid.orderId());
@@ -72,7 +63,7 @@ public final class OrderFulfilment {
       }
       case ValidOrder valid -> {
         MDC.put(OrderLogFields.ORDER_ID, valid.order().orderId());
-        yield book(valid.order(), window, trace, message.getMessageId());
+        yield book(valid.order(), window, trace, message.messageId());
       }
     };
     report(outcome);
@@ -83,22 +74,17 @@ public final class OrderFulfilment {
    * The producer's {@code traceparent} attribute, else the X-Ray header SQS keeps; its trace id labels the record's
    * lines. A missing or unreadable one is counted and ignored: tracing never holds up an order.
    */
-  private Optional<TraceContext> traceOf(SQSMessage message) {
-    MessageAttribute traceparent = message.getMessageAttributes() == null ? null
-        : message.getMessageAttributes().get(TraceHeaders.TRACEPARENT);
-    String awsTraceHeader = message.getAttributes() == null ? null : message.getAttributes().get(TraceContext.AWS_TRACE_HEADER);
-    if (traceparent == null && awsTraceHeader == null) {
+  private Optional<TraceContext> traceOf(ReceivedMessage message) {
+    if (message.traceparent().isEmpty() && message.awsTraceHeader().isEmpty()) {
       metrics.count(MetricNames.TRACE_CONTEXT_MISSING);
       return Optional.empty();
     }
-    Optional<TraceContext> trace = TraceContext.fromMessage(
-        Optional.ofNullable(traceparent).map(attribute -> Objects.requireNonNullElse(attribute.getStringValue(), "")),
-        awsTraceHeader);
+    Optional<TraceContext> trace = TraceContext.fromMessage(message.traceparent(), message.awsTraceHeader().orElse(null));
     trace.ifPresentOrElse(found -> MDC.put(OrderLogFields.TRACE_ID, found.traceId()), () -> {
       metrics.count(MetricNames.TRACE_CONTEXT_MALFORMED);
       // The value itself stays out of the line: it is the producer's to check, and could be anything.
       LOG.info("the message's {} is not a valid trace context; the order goes ahead untraced",
-          traceparent != null ? TraceHeaders.TRACEPARENT : TraceContext.AWS_TRACE_HEADER);
+          message.traceparent().isPresent() ? TraceHeaders.TRACEPARENT : MessageSystemAttributeName.AWS_TRACE_HEADER);
     });
     return trace;
   }
@@ -106,30 +92,21 @@ public final class OrderFulfilment {
   private RecordOutcome book(OrderMessage order, CallWindow window, Optional<TraceContext> trace, String messageId) {
     String attemptId = UUID.randomUUID().toString();
     try {
-      Booking booked = booking.book(new BookingAttempt(order, attemptId, window, trace, messageId));
-      if (!booked.madeBy(attemptId)) {
-        return new RecordOutcome.AlreadyBooked(booked);
-      }
-      return booked.source() == Booking.Source.ADOPTED ? new RecordOutcome.Adopted(booked)
-          : new RecordOutcome.Booked(booked);
-    } catch (OrderHeldElsewhereException e) {
-      return new RecordOutcome.InProgressElsewhere(
-          e.until().<NextTry>map(NextTry.AfterLock::new).orElseGet(NextTry.QueueTimeout::new));
-    } catch (PartnerRejectedException | RejectedBeforeException e) {
-      return new RecordOutcome.Rejected(OrderRecordLayout.PARTNER_REJECTED, e.getMessage(), order.orderId());
-    } catch (BookingUnconfirmedException e) {
-      // The partner may still book: the order stays locked, and so must the message.
-      if (!(e.getCause() instanceof PartnerException)) {
-        LOG.error("unexpected failure after the booking request may have left; the order is held", e);
-      }
-      return new RecordOutcome.Retry(Failures.describe(e.getCause()), new NextTry.AfterLock(e.heldUntil()));
-    } catch (PartnerUnavailableException e) {
-      NextTry next = e.retryAfter().<NextTry>map(NextTry.PartnerAsked::new).orElseGet(NextTry.Backoff::new);
-      return new RecordOutcome.Retry(Failures.describe(e), next);
-    } catch (UnreadableBookingException | NoTimeToBookException | SecretUnavailableException | SdkException e) {
-      // Nothing sent, or (DynamoDB failing to record a booking) the order locked until its claim runs out,
-      // which the next try finds and waits for: either way a backoff returns no message to a try that may book.
-      return new RecordOutcome.Retry(Failures.describe(e), new NextTry.Backoff());
+      return switch (booking.book(new BookingAttempt(order, attemptId, window, trace, messageId))) {
+        case BookingResult.Booked(Booking booked) when !booked.madeBy(attemptId) -> new RecordOutcome.AlreadyBooked(booked);
+        case BookingResult.Booked(Booking booked) -> booked.source() == Booking.Source.ADOPTED
+            ? new RecordOutcome.Adopted(booked) : new RecordOutcome.Booked(booked);
+        case BookingResult.HeldElsewhere(Optional<Instant> until) ->
+            new RecordOutcome.InProgressElsewhere(until.<NextTry>map(NextTry.AfterLock::new).orElseGet(NextTry.QueueTimeout::new));
+        case BookingResult.Rejected(String reason) ->
+            new RecordOutcome.Rejected(OrderRecordLayout.PARTNER_REJECTED, reason, order.orderId());
+        // The partner may still book: the order stays locked, and so must the message.
+        case BookingResult.Unconfirmed(Instant heldUntil, String reason) ->
+            new RecordOutcome.Retry(reason, new NextTry.AfterLock(heldUntil));
+        // Nothing of this try's can still book: a backoff returns no message to a try that may book.
+        case BookingResult.TryLater(String reason, Optional<Duration> partnerAsked) -> new RecordOutcome.Retry(reason,
+            partnerAsked.<NextTry>map(NextTry.PartnerAsked::new).orElseGet(NextTry.Backoff::new));
+      };
     } catch (RuntimeException e) {
       // Our own bug, most likely: keep the order (it reaches the DLQ if it never succeeds) and the trace, and
       // the queue's whole timeout, since nothing says what the try did.
@@ -169,15 +146,5 @@ public final class OrderFulfilment {
       case NextTry.AfterLock lock -> "after the order's lock ends at " + lock.lockEnd();
       case NextTry.QueueTimeout q -> "after the visibility timeout";
     };
-  }
-
-  /** The message's ApproximateReceiveCount: 1 for its first receive, and when SQS did not say. */
-  public static int receiveCount(SQSMessage message) {
-    String count = message.getAttributes() == null ? null : message.getAttributes().get("ApproximateReceiveCount");
-    try {
-      return count == null ? 1 : Integer.parseInt(count);
-    } catch (NumberFormatException e) {
-      return 1;
-    }
   }
 }

@@ -4,13 +4,8 @@ import com.acme.fulfil.booking.Booking;
 import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import com.acme.fulfil.order.InvalidOrder;
 
-/** What became of one SQS record, and so what the queue must be told about it. */
+/** What became of one SQS record: {@code AcknowledgementPolicy} decides from it what the queue is told. */
 public sealed interface RecordOutcome {
-
-  /** The record failed and must stay on the queue (a batch item failure). */
-  default boolean failed() {
-    return !(this instanceof Done);
-  }
 
   /** Successes: the message can be deleted. */
   sealed interface Done extends RecordOutcome {

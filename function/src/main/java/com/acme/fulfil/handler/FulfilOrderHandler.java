@@ -32,9 +32,7 @@ public final class FulfilOrderHandler implements RequestHandler<SQSEvent, SQSBat
 
   @Override
   public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-    FunctionConfig config = wiring.config();
-    CallWindow window = new CallWindow(Clock.systemUTC(), context::getRemainingTimeInMillis,
-        config.partnerDeadlineMargin(), config.partnerWorstCase(), config.partnerLookupTimeout());
+    CallWindow window = wiring.config().calls().window(Clock.systemUTC(), context::getRemainingTimeInMillis);
     try (FunctionLogging.InvocationScope scope = logging.invocation(context)) {
       return wiring.batch().process(event.getRecords(), window);
     } finally {

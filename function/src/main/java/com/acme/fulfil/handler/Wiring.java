@@ -4,11 +4,14 @@ import com.acme.fulfil.booking.OnceOnlyBooking;
 import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.config.AwsClients;
 import com.acme.fulfil.config.FunctionConfig;
+import com.acme.fulfil.config.IdempotencyTable;
+import com.acme.fulfil.config.QueueHandling;
 import com.acme.fulfil.contract.records.MetricNames;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
 import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.PartnerClient;
+import com.acme.fulfil.queue.AcknowledgementPolicy;
 import com.acme.fulfil.queue.DeadLetters;
 import com.acme.fulfil.queue.MessageReturns;
 import com.acme.fulfil.queue.RetryWaits;
@@ -33,22 +36,25 @@ record Wiring(FunctionConfig config, BatchProcessor batch, FulfilmentMetrics met
     AwsClients aws = AwsClients.create(config.endpoints());
     ObjectMapper json = new ObjectMapper();
     FulfilmentMetrics metrics = metricsFor(config);
-    OrderRecords records = new OrderRecords(aws.dynamoDb(), config.idempotencyTable(), config.functionName(),
-        config.lateBookingHold(), config.idempotencyTtl(), json, Clock.systemUTC());
-    PartnerClient partner = new PartnerClient(PartnerClient.httpClient(), config.partnerBaseUrl(),
-        new ApiKeySource(aws.secretsManager(), config.apiKeySecretId()), json);
+    IdempotencyTable table = config.table();
+    QueueHandling queue = config.queue();
+    OrderRecords records = new OrderRecords(aws.dynamoDb(), table.name(), table.functionName(),
+        config.partner().lateBookingHold(), table.ttl(), json, Clock.systemUTC());
+    PartnerClient partner = new PartnerClient(PartnerClient.httpClient(), config.partner().baseUrl(),
+        new ApiKeySource(aws.secretsManager(), config.partner().apiKeySecretId()), json);
     OnceOnlyBooking booking = new OnceOnlyBooking(records, partner, metrics);
     OrderParser parser = new OrderParser(json);
     MessageReturns returns = new MessageReturns(aws.sqs()::getValue, Clock.systemUTC());
-    SnapStartPriming priming = new SnapStartPriming(parser, json, aws.dynamoDb(), config.idempotencyTable(),
-        config.functionName(), config.partnerBaseUrl());
+    SnapStartPriming priming = new SnapStartPriming(parser, json, aws.dynamoDb(), table.name(), table.functionName(),
+        config.partner().baseUrl());
     // A no-op where the JVM has no CRaC (local runs, tests); in Lambda, SnapStart calls it before the snapshot.
     Core.getGlobalContext().register(priming);
-    BatchProcessor batch = new BatchProcessor(new OrderFulfilment(parser, booking, metrics, config.maxReceiveCount()),
-        new DeadLetters(aws.sqs()::getValue, config.deadLetterQueueUrl(), records, Clock.systemUTC()),
-        // SecureRandom: a SnapStart restore does not replay its sequence, so restored environments jitter apart.
-        new RetryWaits(config.retrySchedule(), Clock.systemUTC(), new SecureRandom()), returns,
-        config.recordConcurrency(), metrics, config.maxReceiveCount());
+    // SecureRandom: a SnapStart restore does not replay its sequence, so restored environments jitter apart.
+    RetryWaits waits = new RetryWaits(queue.retrySchedule(), Clock.systemUTC(), new SecureRandom());
+    BatchProcessor batch = new BatchProcessor(new OrderFulfilment(parser, booking, metrics, queue.maxReceiveCount()),
+        new AcknowledgementPolicy(waits, metrics, queue.maxReceiveCount(), Clock.systemUTC()),
+        new DeadLetters(aws.sqs()::getValue, queue.deadLetterQueueUrl(), records, Clock.systemUTC()), returns,
+        queue.recordConcurrency());
     return new Wiring(config, batch, metrics, priming);
   }
 

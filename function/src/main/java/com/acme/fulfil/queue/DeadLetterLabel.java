@@ -2,8 +2,8 @@ package com.acme.fulfil.queue;
 
 import static com.acme.fulfil.contract.records.DeadLetterAttributes.*;
 
+import com.acme.fulfil.fulfilment.ReceivedMessage;
 import com.acme.fulfil.fulfilment.RecordOutcome;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,12 +19,12 @@ record DeadLetterLabel(Map<String, String> values) {
     values = Map.copyOf(values);
   }
 
-  static DeadLetterLabel of(SQSMessage message, RecordOutcome.Rejected rejected, Instant judgedAt) {
+  static DeadLetterLabel of(ReceivedMessage message, RecordOutcome.Rejected rejected, Instant judgedAt) {
     Map<String, String> values = new LinkedHashMap<>();
     values.put(FAILURE_CLASS, rejected.failureClass());
     values.put(FAILURE_REASON, rejected.reason());
     values.put(FAILURE_AT, judgedAt.toString());
-    values.put(SOURCE_MESSAGE_ID, message.getMessageId());
+    values.put(SOURCE_MESSAGE_ID, message.messageId());
     if (rejected.orderId() != null && !rejected.orderId().isBlank()) {
       values.put(ORDER_ID, rejected.orderId());
     }
@@ -34,20 +34,11 @@ record DeadLetterLabel(Map<String, String> values) {
   }
 
   /** A redriven message carries it from its earlier life's label, since its own SentTimestamp is the redrive's. */
-  private static Optional<String> firstSent(SQSMessage message) {
-    Optional<String> earlierLife = Optional.ofNullable(message.getMessageAttributes())
-        .map(attributes -> attributes.get(FIRST_SENT_AT))
-        .map(attribute -> attribute.getStringValue())
+  private static Optional<String> firstSent(ReceivedMessage message) {
+    Optional<String> earlierLife = Optional.ofNullable(message.attributes().get(FIRST_SENT_AT))
+        .map(attribute -> attribute.stringValue())
         .filter(sent -> !sent.isBlank());
-    if (earlierLife.isPresent()) {
-      return earlierLife;
-    }
-    String sent = message.getAttributes() == null ? null : message.getAttributes().get("SentTimestamp");
-    try {
-      return sent == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(Long.parseLong(sent)).toString());
-    } catch (NumberFormatException e) {
-      return Optional.empty();
-    }
+    return earlierLife.isPresent() ? earlierLife : message.sentAt().map(Instant::toString);
   }
 
   /**

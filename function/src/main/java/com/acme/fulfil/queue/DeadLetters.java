@@ -4,10 +4,8 @@ import com.acme.fulfil.booking.OrderRecords;
 import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import com.acme.fulfil.contract.records.OrderRecordLayout;
 import com.acme.fulfil.contract.sqs.SqsLimits;
+import com.acme.fulfil.fulfilment.ReceivedMessage;
 import com.acme.fulfil.fulfilment.RecordOutcome;
-import com.acme.fulfil.observability.TraceContext;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Collections;
@@ -17,7 +15,6 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
@@ -50,11 +47,11 @@ public final class DeadLetters {
    * message the partner rejected that stays on the source is named on the order's record, so that its next receive
    * comes back here without asking the partner again.
    */
-  public boolean send(SQSMessage message, RecordOutcome.Rejected rejected) {
+  public boolean send(ReceivedMessage message, RecordOutcome.Rejected rejected) {
     boolean sent = deadLetterQueueUrl.isPresent() && sendTo(deadLetterQueueUrl.get(), message, rejected);
     if (!sent && OrderRecordLayout.PARTNER_REJECTED.equals(rejected.failureClass())) {
       try {
-        records.rejectedMessageReturned(rejected.orderId(), message.getMessageId());
+        records.rejectedMessageReturned(rejected.orderId(), message.messageId());
       } catch (SdkException e) {
         LOG.warn("the order's record does not name the rejected message ({}): its next receive asks the partner again",
             e.toString());
@@ -63,23 +60,19 @@ public final class DeadLetters {
     return sent;
   }
 
-  private boolean sendTo(String queueUrl, SQSMessage message, RecordOutcome.Rejected rejected) {
-    Map<String, MessageAttributeValue> attributes = new HashMap<>();
-    if (message.getMessageAttributes() != null) {
-      message.getMessageAttributes().forEach((name, value) -> attributes.put(name, copy(value)));
-    }
+  private boolean sendTo(String queueUrl, ReceivedMessage message, RecordOutcome.Rejected rejected) {
+    Map<String, MessageAttributeValue> attributes = message.attributes();
     Map<String, String> label = DeadLetterLabel.of(message, rejected, clock.instant()).values();
     Map<String, MessageAttributeValue> labelled = new HashMap<>(attributes);
     label.forEach((name, value) -> labelled.put(name, text(value)));
     boolean labelFits = (earlierLifesLabel(attributes) || Collections.disjoint(label.keySet(), attributes.keySet()))
-        && fits(message.getBody(), labelled);
-    var systemAttributes = Optional.ofNullable(message.getAttributes()).map(a -> a.get(TraceContext.AWS_TRACE_HEADER))
-        .map(header -> Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
+        && fits(message.body(), labelled);
+    var systemAttributes = message.awsTraceHeader().map(header -> Map.of(MessageSystemAttributeNameForSends.AWS_TRACE_HEADER,
             MessageSystemAttributeValue.builder().dataType("String").stringValue(header).build()))
         .orElse(Map.of());
     String id;
     try {
-      id = sqs.get().sendMessage(r -> r.queueUrl(queueUrl).messageBody(message.getBody())
+      id = sqs.get().sendMessage(r -> r.queueUrl(queueUrl).messageBody(message.body())
           .messageAttributes(labelFits ? labelled : attributes).messageSystemAttributes(systemAttributes)).messageId();
     } catch (SdkException e) {
       LOG.warn("could not send the message to the DLQ ({}); it takes the redrive policy's path", e.toString());
@@ -120,11 +113,5 @@ public final class DeadLetters {
 
   private static MessageAttributeValue text(String value) {
     return MessageAttributeValue.builder().dataType("String").stringValue(value).build();
-  }
-
-  private static MessageAttributeValue copy(MessageAttribute attribute) {
-    var binary = Optional.ofNullable(attribute.getBinaryValue()).map(b -> SdkBytes.fromByteBuffer(b.duplicate()));
-    return MessageAttributeValue.builder().dataType(attribute.getDataType()).stringValue(attribute.getStringValue())
-        .binaryValue(binary.orElse(null)).build();
   }
 }

@@ -1,7 +1,7 @@
 package com.acme.fulfil.queue;
 
 import com.acme.fulfil.contract.sqs.SqsLimits;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import com.acme.fulfil.fulfilment.ReceivedMessage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,7 +32,7 @@ public final class MessageReturns {
   private final Map<String, String> queueUrlByArn = new ConcurrentHashMap<>();
 
   /** A message of this invocation and how long from now it stays invisible. */
-  public record Return(SQSMessage message, Duration after) {}
+  public record Return(ReceivedMessage message, Duration after) {}
 
   public MessageReturns(Supplier<SqsClient> sqs, Clock clock) {
     this.sqs = sqs;
@@ -42,15 +42,15 @@ public final class MessageReturns {
   public void returnAll(List<Return> returns) {
     Map<String, List<Return>> byQueue = new LinkedHashMap<>();
     for (Return r : returns) {
-      String queueArn = r.message().getEventSourceArn();
-      if (queueArn == null || queueArn.isBlank()) {
+      Optional<String> queueArn = r.message().sourceQueueArn();
+      if (queueArn.isEmpty()) {
         LOG.warn("message {} names no source queue; it returns when its visibility timeout ends",
-            r.message().getMessageId());
+            r.message().messageId());
       } else if (!withinTheCeiling(r)) {
         LOG.warn("message {} cannot wait {} s: SQS keeps a message invisible at most 12 hours after its first receive;"
-            + " it returns when its visibility timeout ends", r.message().getMessageId(), seconds(r.after()));
+            + " it returns when its visibility timeout ends", r.message().messageId(), seconds(r.after()));
       } else {
-        byQueue.computeIfAbsent(queueArn, arn -> new ArrayList<>()).add(r);
+        byQueue.computeIfAbsent(queueArn.get(), arn -> new ArrayList<>()).add(r);
       }
     }
     byQueue.forEach((arn, fromQueue) -> {
@@ -61,7 +61,7 @@ public final class MessageReturns {
   }
 
   private boolean withinTheCeiling(Return r) {
-    Instant firstReceived = firstReceived(r.message()).orElse(clock.instant());
+    Instant firstReceived = r.message().firstReceivedAt().orElse(clock.instant());
     Instant visibleAgain = clock.instant().plusSeconds(seconds(r.after()));
     return !visibleAgain.isAfter(firstReceived.plus(SqsLimits.MAX_VISIBILITY));
   }
@@ -72,11 +72,11 @@ public final class MessageReturns {
       // Entry ids by position: the same message can be in a batch twice, and SQS refuses a request whose
       // ids repeat (BatchEntryIdsNotDistinct), which would leave every message of it waiting a whole timeout.
       var entries = IntStream.range(0, returns.size()).mapToObj(i -> ChangeMessageVisibilityBatchRequestEntry.builder()
-          .id(Integer.toString(i)).receiptHandle(returns.get(i).message().getReceiptHandle())
+          .id(Integer.toString(i)).receiptHandle(returns.get(i).message().receiptHandle())
           .visibilityTimeout((int) seconds(returns.get(i).after())).build()).toList();
       sqs.get().changeMessageVisibilityBatch(r -> r.queueUrl(queueUrl).entries(entries)).failed().forEach(f -> LOG.warn(
           "could not set when message {} returns; it returns when its visibility timeout ends: {} {}",
-          returns.get(Integer.parseInt(f.id())).message().getMessageId(), f.code(), f.message()));
+          returns.get(Integer.parseInt(f.id())).message().messageId(), f.code(), f.message()));
     } catch (SdkException | IllegalArgumentException e) {
       LOG.warn("could not set when {} message(s) return; they return when their visibility timeout ends: {}",
           returns.size(), e.toString());
@@ -86,16 +86,6 @@ public final class MessageReturns {
   /** Whole seconds, SQS's unit, rounded up: a message locked until a moment must not return a fraction before it. */
   private static long seconds(Duration wait) {
     return Math.max(0, wait.plusNanos(999_999_999).toSeconds());
-  }
-
-  private static Optional<Instant> firstReceived(SQSMessage message) {
-    String millis = message.getAttributes() == null ? null
-        : message.getAttributes().get("ApproximateFirstReceiveTimestamp");
-    try {
-      return millis == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(Long.parseLong(millis)));
-    } catch (NumberFormatException e) {
-      return Optional.empty();
-    }
   }
 
   /** {@code arn:aws:sqs:<region>:<account>:<name>}: the URL is SQS's to give, endpoints differ locally. */

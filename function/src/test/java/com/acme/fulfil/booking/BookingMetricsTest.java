@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import com.acme.fulfil.contract.records.MetricNames;
 import com.acme.fulfil.local.aws.DynamoDbEmulator;
 import com.acme.fulfil.observability.FulfilmentMetrics;
-import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.trace.TraceContext;
 import com.acme.fulfil.order.OrderMessage;
 import com.acme.fulfil.partner.TestOrder;
 import com.acme.fulfil.partner.Deadline;
@@ -94,20 +94,20 @@ class BookingMetricsTest {
       throw new IllegalStateException("connection reset after the request was written");
     }), metrics);
 
-    assertThat(catchThrowable(() -> booking.book(attempt(60, 1)))).isInstanceOf(BookingUnconfirmedException.class);
+    assertThat(booking.book(attempt(60, 1))).isInstanceOf(BookingResult.Unconfirmed.class);
     assertThat(emitted).containsExactly(MetricNames.PARTNER_LATENCY);
   }
 
   @Test
   void aBookingFoundAfterATryFoundTheOrderUnbookedWithNothingOfOursOutIsCounted() {
     // The first try finds nothing and sends nothing: too little time left to book.
-    assertThat(catchThrowable(() -> new OnceOnlyBooking(records, partner(List::of, () -> booked), metrics).book(attempt(10, 20))))
-        .isInstanceOf(NoTimeToBookException.class);
+    assertThat(new OnceOnlyBooking(records, partner(List::of, () -> booked), metrics).book(attempt(10, 20)))
+        .isInstanceOf(BookingResult.TryLater.class);
     clock.advance(Duration.ofSeconds(30));
 
-    Booking adopted = new OnceOnlyBooking(records, partner(() -> List.of(booked), () -> booked), metrics).book(attempt(60, 1));
+    BookingResult adopted = new OnceOnlyBooking(records, partner(() -> List.of(booked), () -> booked), metrics).book(attempt(60, 1));
 
-    assertThat(adopted.source()).isEqualTo(Booking.Source.ADOPTED);
+    assertThat(((BookingResult.Booked) adopted).booking().source()).isEqualTo(Booking.Source.ADOPTED);
     assertThat(emitted).containsExactly(MetricNames.BOOKING_ADOPTED_AFTER_HOLD);
   }
 
@@ -116,7 +116,7 @@ class BookingMetricsTest {
     OnceOnlyBooking unanswered = new OnceOnlyBooking(records, partner(List::of, () -> {
       throw new IllegalStateException("no answer");
     }), metrics);
-    assertThat(catchThrowable(() -> unanswered.book(attempt(60, 1)))).isInstanceOf(BookingUnconfirmedException.class);
+    assertThat(unanswered.book(attempt(60, 1))).isInstanceOf(BookingResult.Unconfirmed.class);
     clock.advance(Duration.ofSeconds(60).plus(HOLD).plusSeconds(1));
     emitted.clear();
 

@@ -2,16 +2,23 @@ package com.acme.fulfil.booking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static com.acme.fulfil.booking.ModelWorld.CONTRACT_MAXIMUM;
+import static com.acme.fulfil.booking.ModelWorld.FUNCTION_TIMEOUT;
+import static com.acme.fulfil.booking.ModelWorld.HOLD;
+import static com.acme.fulfil.booking.ModelWorld.JSON;
+import static com.acme.fulfil.booking.ModelWorld.MAX_RECEIVES;
+import static com.acme.fulfil.booking.ModelWorld.METRICS;
+import static com.acme.fulfil.booking.ModelWorld.TABLE;
+import static com.acme.fulfil.booking.ModelWorld.VISIBILITY;
+
 import com.acme.fulfil.booking.ModelParts.SettableClock;
 import com.acme.fulfil.fulfilment.OrderFulfilment;
+import com.acme.fulfil.fulfilment.ReceivedMessage;
 import com.acme.fulfil.fulfilment.RecordOutcome;
-import com.acme.fulfil.local.aws.DynamoDbEmulator;
-import com.acme.fulfil.observability.FulfilmentMetrics;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.partner.ScriptedPartner;
 import com.acme.fulfil.partner.Shipment;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
@@ -27,15 +34,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Phaser;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Level;
-import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.lambda.powertools.metrics.MetricsBuilder;
 
 /**
  * The booking protocol, model-checked: for one order, two tries (the second an SQS duplicate of the
@@ -55,14 +59,6 @@ import software.amazon.lambda.powertools.metrics.MetricsBuilder;
  * booking.
  */
 class BookingProtocolModelTest {
-  private static final String TABLE = "fulfil-order-idempotency";
-  /** Shared by every run, as the function shares one: a mapper per run would learn the record's types again each time. */
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Duration FUNCTION_TIMEOUT = Duration.ofSeconds(2);
-  private static final Duration CONTRACT_MAXIMUM = Duration.ofSeconds(1);
-  private static final Duration HOLD = CONTRACT_MAXIMUM.plusMillis(100);
-  private static final Duration VISIBILITY = FUNCTION_TIMEOUT.multipliedBy(6);
-  private static final int MAX_RECEIVES = 5;
   /**
    * A search thread per core, two at least: a run waits for the emulator (a process of its own) at every
    * DynamoDB call, so one search alone keeps about one core busy.
@@ -77,28 +73,12 @@ class BookingProtocolModelTest {
   /** Choice points this shallow hand their other options out as parts: 27 parts, for an even share. */
   private static final int HAND_OFF_ABOVE = 4;
 
-  private static final Logger FUNCTION_LOGS = Logger.getLogger("com.acme.fulfil");
-  private static final FulfilmentMetrics METRICS =
-      new FulfilmentMetrics(MetricsBuilder.builder().withNamespace("Model").withService("model").build());
-  private static DynamoDbEmulator emulator;
-  private static DynamoDbClient dynamoDb;
-  private static Level functionLogLevel;
+  @AutoClose
+  private static ModelWorld world;
 
   @BeforeAll
-  static void createTable() {
-    // Thousands of runs, every outcome logged: the invariants speak for them.
-    functionLogLevel = FUNCTION_LOGS.getLevel();
-    FUNCTION_LOGS.setLevel(Level.OFF);
-    emulator = DynamoDbEmulator.start();
-    dynamoDb = ModelParts.dynamoDb(emulator.endpoint());
-    ModelParts.createTable(dynamoDb, TABLE);
-  }
-
-  @AfterAll
-  static void stop() {
-    FUNCTION_LOGS.setLevel(functionLogLevel);
-    dynamoDb.close();
-    emulator.close();
+  static void start() {
+    world = ModelWorld.start();
   }
 
   /**
@@ -110,7 +90,7 @@ class BookingProtocolModelTest {
   @EnabledIfSystemProperty(named = MODEL_PROPERTY, matches = EXHAUSTIVE)
   void noInterleavingCrashOrPartnerAnswerBooksAnOrderTwiceOrLosesIt() throws Throwable {
     long started = System.nanoTime();
-    Search search = new Search(dynamoDb);
+    Search search = new Search(world.dynamoDb());
     search.run();
     System.out.printf("[figures] booking protocol model, two tries, every way: %,d runs in %.0f s, %d parts on %d threads"
         + " (%,d of one message delivered twice, each standing for its mirror too: %,d ways); endings %s%n", search.runs.get(),
@@ -148,7 +128,7 @@ class BookingProtocolModelTest {
             return;
           }
           try {
-            endings.merge(new Run(new Chooser.AtRandom(seed), number, dynamoDb).play(), 1, Integer::sum);
+            endings.merge(new Run(new Chooser.AtRandom(seed), number, world.dynamoDb()).play(), 1, Integer::sum);
           } catch (Throwable e) {
             failure.compareAndSet(null, new AssertionError("run with seed " + seed + " (replay it alone with -D"
                 + SEED_PROPERTY + "=" + seed + "): " + e.getMessage(), e));
@@ -331,7 +311,7 @@ class BookingProtocolModelTest {
       record.setAttributes(Map.of("ApproximateReceiveCount", Integer.toString(message.receives)));
       CallWindow window = new CallWindow(clock, () -> Duration.between(clock.instant(), delivery.invocationEnd).toMillis(),
           Duration.ofMillis(200), Duration.ofMillis(1_000), Duration.ofMillis(200));
-      RecordOutcome outcome = fulfilment.fulfil(record, window);
+      RecordOutcome outcome = fulfilment.fulfil(ReceivedMessage.of(record), window);
       // The invocation answers the mapping last: a kill before this leaves the message in the queue.
       interleaving.gate("answer the mapping");
       trace.add(delivery.name + " -> " + outcome);

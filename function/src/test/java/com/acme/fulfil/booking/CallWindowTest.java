@@ -1,8 +1,8 @@
 package com.acme.fulfil.booking;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.acme.fulfil.partner.Deadline;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,28 +17,31 @@ class CallWindowTest {
   void partnerGetsTheRemainingTimeMinusTheMargin() {
     remainingMillis.set(299_500);
     assertThat(window.usable()).isEqualTo(Duration.ofMillis(289_500));
-    assertThat(window.forBooking().remaining()).isBetween(Duration.ofMillis(289_000), Duration.ofMillis(289_500));
+    assertThat(deadline(window.forBooking()).remaining()).isBetween(Duration.ofMillis(289_000), Duration.ofMillis(289_500));
   }
 
   @Test
   void bookingThatCouldNotFinishIsNotStarted() {
     remainingMillis.set(289_999);
-    assertThatThrownBy(window::forBooking)
-        .isInstanceOf(NoTimeToBookException.class)
-        .hasMessageContaining("only 279999 ms left");
+    assertThat(window.forBooking()).isInstanceOfSatisfying(CallWindow.NoTime.class,
+        noTime -> assertThat(noTime.reason()).contains("only 279999 ms left"));
   }
 
   @Test
   void lookupIsCappedByItsOwnTimeoutAndByTheMargin() {
-    assertThat(window.forLookup().remaining()).isLessThanOrEqualTo(Duration.ofSeconds(5));
+    assertThat(deadline(window.forLookup()).remaining()).isLessThanOrEqualTo(Duration.ofSeconds(5));
     remainingMillis.set(12_000);
-    assertThat(window.forLookup().remaining()).isLessThanOrEqualTo(Duration.ofSeconds(2));
+    assertThat(deadline(window.forLookup()).remaining()).isLessThanOrEqualTo(Duration.ofSeconds(2));
   }
 
   @Test
   void nothingIsCalledInsideTheMargin() {
     remainingMillis.set(9_000);
     assertThat(window.usable()).isEqualTo(Duration.ZERO);
-    assertThatThrownBy(window::forLookup).isInstanceOf(NoTimeToBookException.class);
+    assertThat(window.forLookup()).isInstanceOf(CallWindow.NoTime.class);
+  }
+
+  private static Deadline deadline(CallWindow.CallTime time) {
+    return ((CallWindow.Until) time).deadline();
   }
 }

@@ -6,7 +6,7 @@ import static com.acme.fulfil.handler.HandlerHarness.order;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.contract.records.TraceHeaders;
-import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.trace.TraceContext;
 import com.acme.fulfil.sim.PartnerRequest;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeNameForSends;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeValue;
 
@@ -71,7 +72,7 @@ class TracedOrderTest {
         MessageSystemAttributeValue.builder().dataType("String").stringValue(XRAY_HEADER).build()));
     SQSEvent event = harness.receive(1);
     assertThat(event.getRecords().getFirst().getAttributes()).as("the emulated SQS keeps the X-Ray header")
-        .containsEntry(TraceContext.AWS_TRACE_HEADER, XRAY_HEADER);
+        .containsEntry(MessageSystemAttributeName.AWS_TRACE_HEADER.toString(), XRAY_HEADER);
 
     assertThat(failedIds(harness.invoke(event))).isEmpty();
 

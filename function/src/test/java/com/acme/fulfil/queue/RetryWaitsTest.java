@@ -2,16 +2,12 @@ package com.acme.fulfil.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import com.acme.fulfil.contract.timing.TimingBudget;
 import com.acme.fulfil.fulfilment.NextTry;
-import com.acme.fulfil.fulfilment.RecordOutcome;
-import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Map;
 import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
 
@@ -40,50 +36,39 @@ class RetryWaitsTest {
 
   @Test
   void aFailureNothingWasSaidAboutBacksOffByTheReceiveCountLessTheJitter() {
-    RecordOutcome lookupFailed = new RecordOutcome.Retry("lookup failed", new NextTry.Backoff());
-    assertThat(NO_JITTER.waitFor(receive(1), lookupFailed)).contains(Duration.ofSeconds(5));
-    assertThat(NO_JITTER.waitFor(receive(4), lookupFailed)).contains(Duration.ofSeconds(40));
-    assertThat(NO_JITTER.waitFor(receive(13), lookupFailed)).contains(Duration.ofSeconds(1800));
-    assertThat(MOST_JITTER.waitFor(receive(4), lookupFailed).orElseThrow()).isBetween(Duration.ofSeconds(32), Duration.ofSeconds(33));
+    NextTry lookupFailed = new NextTry.Backoff();
+    assertThat(NO_JITTER.waitFor(1, lookupFailed)).contains(Duration.ofSeconds(5));
+    assertThat(NO_JITTER.waitFor(4, lookupFailed)).contains(Duration.ofSeconds(40));
+    assertThat(NO_JITTER.waitFor(13, lookupFailed)).contains(Duration.ofSeconds(1800));
+    assertThat(MOST_JITTER.waitFor(4, lookupFailed).orElseThrow()).isBetween(Duration.ofSeconds(32), Duration.ofSeconds(33));
   }
 
   @Test
   void a429ReturnsAfterItsRetryAfterAtLeastTheBackoffAtMostTheLongestBackoffNeverEarlier() {
-    assertThat(NO_JITTER.waitFor(receive(1), rateLimited(1))).contains(Duration.ofSeconds(5));
-    assertThat(NO_JITTER.waitFor(receive(1), rateLimited(60))).contains(Duration.ofSeconds(60));
-    assertThat(MOST_JITTER.waitFor(receive(1), rateLimited(60)).orElseThrow()).isBetween(Duration.ofSeconds(71), Duration.ofSeconds(72));
-    assertThat(MOST_JITTER.waitFor(receive(1), rateLimited(86_400))).contains(Duration.ofSeconds(1800));
+    assertThat(NO_JITTER.waitFor(1, rateLimited(1))).contains(Duration.ofSeconds(5));
+    assertThat(NO_JITTER.waitFor(1, rateLimited(60))).contains(Duration.ofSeconds(60));
+    assertThat(MOST_JITTER.waitFor(1, rateLimited(60)).orElseThrow()).isBetween(Duration.ofSeconds(71), Duration.ofSeconds(72));
+    assertThat(MOST_JITTER.waitFor(1, rateLimited(86_400))).contains(Duration.ofSeconds(1800));
   }
 
   @Test
   void aLockedOrdersMessageReturnsJustAfterTheLockAndNotBeforeTheBackoff() {
     Instant lockEnd = NOW.plusSeconds(290);
-    RecordOutcome unknown = new RecordOutcome.Retry("503", new NextTry.AfterLock(lockEnd));
-    RecordOutcome held = new RecordOutcome.InProgressElsewhere(new NextTry.AfterLock(lockEnd));
-    assertThat(MOST_JITTER.waitFor(receive(1), unknown)).contains(Duration.ofSeconds(295));
-    assertThat(NO_JITTER.waitFor(receive(2), held)).contains(Duration.ofSeconds(295));
+    NextTry held = new NextTry.AfterLock(lockEnd);
+    assertThat(MOST_JITTER.waitFor(1, held)).contains(Duration.ofSeconds(295));
+    assertThat(NO_JITTER.waitFor(2, held)).contains(Duration.ofSeconds(295));
     // On the 10th receive the backoff (2,560 s capped at 1,800 s, less jitter) is the longer.
-    assertThat(NO_JITTER.waitFor(receive(10), held)).contains(Duration.ofSeconds(1800));
-    RecordOutcome lockPassed = new RecordOutcome.InProgressElsewhere(new NextTry.AfterLock(NOW.minusSeconds(60)));
-    assertThat(NO_JITTER.waitFor(receive(1), lockPassed)).contains(Duration.ofSeconds(5));
+    assertThat(NO_JITTER.waitFor(10, held)).contains(Duration.ofSeconds(1800));
+    NextTry lockPassed = new NextTry.AfterLock(NOW.minusSeconds(60));
+    assertThat(NO_JITTER.waitFor(1, lockPassed)).contains(Duration.ofSeconds(5));
   }
 
   @Test
-  void aTryThatCannotTellKeepsTheQueuesTimeoutAndPoisonReturnsAtOnce() {
-    assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.Retry("our own bug", new NextTry.QueueTimeout()))).isEmpty();
-    assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.InProgressElsewhere(new NextTry.QueueTimeout()))).isEmpty();
-    assertThat(NO_JITTER.waitFor(receive(1), new RecordOutcome.Rejected(DeadLetterAttributes.INVALID_MESSAGE, "not JSON", null)))
-        .contains(Duration.ZERO);
+  void aTryThatCannotTellKeepsTheQueuesTimeout() {
+    assertThat(NO_JITTER.waitFor(1, new NextTry.QueueTimeout())).isEmpty();
   }
 
-  private static RecordOutcome rateLimited(long retryAfterSeconds) {
-    return new RecordOutcome.Retry("429", new NextTry.PartnerAsked(Duration.ofSeconds(retryAfterSeconds)));
-  }
-
-  private static SQSMessage receive(int count) {
-    SQSMessage message = new SQSMessage();
-    message.setMessageId("m-" + count);
-    message.setAttributes(Map.of("ApproximateReceiveCount", Integer.toString(count)));
-    return message;
+  private static NextTry rateLimited(long retryAfterSeconds) {
+    return new NextTry.PartnerAsked(Duration.ofSeconds(retryAfterSeconds));
   }
 }

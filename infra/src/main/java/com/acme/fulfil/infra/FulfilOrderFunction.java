@@ -85,9 +85,8 @@ public final class FulfilOrderFunction extends Construct {
         .build());
 
     Map<String, String> environment = new HashMap<>(budget.functionEnvironment());
-    environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, idempotency.getTableName());
-    environment.put(FunctionEnvironment.PARTNER_BASE_URL, deployment.partnerBaseUrl());
-    environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, partnerApiKey.getSecretArn());
+    environment.putAll(FunctionEnvironment.resources(idempotency.getTableName(), deployment.partnerBaseUrl(),
+        partnerApiKey.getSecretArn()));
     environment.put(FunctionEnvironment.DEAD_LETTER_QUEUE_URL, deadLetters.getQueueUrl());
     environment.put(FunctionEnvironment.LOG_LEVEL, deployment.logLevel());
     // C1 only, measured (docs/performance.md). On java25 with SnapStart Lambda no longer sets this and

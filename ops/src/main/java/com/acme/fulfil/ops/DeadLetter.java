@@ -2,7 +2,7 @@ package com.acme.fulfil.ops;
 
 import com.acme.fulfil.contract.records.DeadLetterAttributes;
 import com.acme.fulfil.contract.records.TraceHeaders;
-import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.trace.TraceContext;
 import com.acme.fulfil.order.InvalidOrder;
 import com.acme.fulfil.order.OrderParser;
 import com.acme.fulfil.order.ParsedOrder;
@@ -80,7 +80,7 @@ record DeadLetter(Message message, ParsedOrder body, String sourceMessageId, Opt
   Optional<String> traceId() {
     Optional<String> traceparent = Optional.ofNullable(message.messageAttributes().get(TraceHeaders.TRACEPARENT))
         .map(attribute -> Objects.requireNonNullElse(attribute.stringValue(), ""));
-    return TraceContext.fromMessage(traceparent, message.attributesAsStrings().get(TraceContext.AWS_TRACE_HEADER))
+    return TraceContext.fromMessage(traceparent, message.attributes().get(MessageSystemAttributeName.AWS_TRACE_HEADER))
         .map(TraceContext::traceId);
   }
 

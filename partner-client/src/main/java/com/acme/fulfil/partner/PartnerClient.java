@@ -1,7 +1,7 @@
 package com.acme.fulfil.partner;
 
 import com.acme.fulfil.contract.records.TraceHeaders;
-import com.acme.fulfil.observability.TraceContext;
+import com.acme.fulfil.trace.TraceContext;
 import com.acme.fulfil.secrets.ApiKeySource;
 import com.acme.fulfil.secrets.SecretUnavailableException;
 import com.fasterxml.jackson.core.JsonProcessingException;

@@ -7,6 +7,7 @@ import com.acme.fulfil.local.aws.AwsConnection;
 import com.acme.fulfil.local.aws.OrdersQueues;
 import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.aws.QueueDepth;
+import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.local.scenario.LocalDeployment;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.acme.fulfil.local.scenario.RunbookEnvironment;
@@ -198,6 +199,19 @@ public final class FulfilOrderUnderTest implements AutoCloseable {
   /** Waits until every message was deleted by the mapping (after the function succeeded with it). */
   public boolean awaitDeleted(Collection<String> messageIds, Duration timeout) {
     return Await.until(timeout, () -> invocations.deletedAll(messageIds));
+  }
+
+  /**
+   * Waits until every message was deleted, or until none can still be: a message is received at most the redrive
+   * policy's receives, each ending at the latest one visibility timeout later (every try killed), and is then in the
+   * DLQ. A loaded machine can turn any try into a retry; this waits for the outcome itself, not a guess at its time.
+   */
+  public boolean awaitDeletedWithinTheirLives(Collection<String> messageIds) {
+    QueueSettings settings = queues().settings();
+    int receives = settings.redrive().map(QueueSettings.Redrive::maxReceiveCount).orElseThrow(
+        () -> new IllegalStateException("a queue without a redrive policy keeps a failing message for ever"));
+    return Await.until(settings.visibilityTimeout().multipliedBy(receives + 1L), () -> invocations.deletedAll(messageIds)
+        || messageIds.stream().anyMatch(deadLetters().messages()::containsKey));
   }
 
   /** Waits until every message is in the DLQ. */

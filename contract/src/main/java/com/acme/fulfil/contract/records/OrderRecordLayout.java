@@ -67,6 +67,16 @@ public final class OrderRecordLayout {
    * it: the order stays held for the late-booking hold, and the next try looks it up first.
    */
   public static final String OUTCOME_UNKNOWN = "outcome_unknown";
+  /** The last try's outcome when the partner's lookup listed an entry that may be the order's booking and cannot be read. */
+  public static final String BOOKING_UNREADABLE = "booking_unreadable";
+  /** The last try's outcome when too little of its invocation was left to call the partner: nothing was sent. */
+  public static final String NO_TIME_TO_BOOK = "no_time_to_book";
+  /** The last try's outcome when another try took the order over before this one could send its booking request. */
+  public static final String LOST_THE_CLAIM = "lost_the_claim";
+  /** The last try's outcome when its claim's answer was lost and it freed the claim it may have won. */
+  public static final String CLAIM_UNCONFIRMED = "claim_unconfirmed";
+  /** The last try's outcome when it failed otherwise (AWS, the secret, the partner unavailable, our own bug). */
+  public static final String FAILED = "failed";
 
   private OrderRecordLayout() {}
 

@@ -42,5 +42,15 @@ public final class FunctionEnvironment {
     return Map.of(JAVA_TOOL_OPTIONS, C1_ONLY, SERVICE_NAME, MetricNames.SERVICE, METRICS_NAMESPACE, MetricNames.NAMESPACE);
   }
 
+  /**
+   * Where the function finds what its deployment gave it: the idempotency table, the partner's API and the secret
+   * holding the partner's key. The stack writes them; every stand-in for it (the local run, the harnesses, the
+   * benchmarks) writes the same three.
+   */
+  public static Map<String, String> resources(String idempotencyTable, String partnerBaseUrl, String apiKeySecretId) {
+    return Map.of(IDEMPOTENCY_TABLE_NAME, idempotencyTable, PARTNER_BASE_URL, partnerBaseUrl,
+        PARTNER_API_KEY_SECRET_ID, apiKeySecretId);
+  }
+
   private FunctionEnvironment() {}
 }

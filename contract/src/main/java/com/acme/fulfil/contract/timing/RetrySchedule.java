@@ -25,12 +25,41 @@ import java.util.Objects;
  *     Lambda host that wrote it, the next claim is judged by another's
  */
 public record RetrySchedule(Duration firstBackoff, Duration longestBackoff, int jitterPercent, Duration afterLock) {
+  /**
+   * The most of a backoff the jitter may take off: every wait stays at least half its backoff, so the receives
+   * derived from the shortest waits ({@link #receivesFor}) stay near those of the backoffs themselves. At 100 a wait
+   * could be nothing and no number of receives would keep an order retrying for a horizon.
+   */
+  public static final int MAX_JITTER_PERCENT = 50;
   /** A receive count beyond which the doubling has long reached any longest backoff SQS could take (12 h). */
   private static final int DOUBLINGS = 40;
+
+  /**
+   * Refuses a schedule no failed try could keep: a backoff is set as the message's visibility, which SQS takes
+   * only up to {@link SqsLimits#MAX_VISIBILITY}, and a schedule whose waits could be zero or negative returns an
+   * order at once.
+   */
   public RetrySchedule {
     Objects.requireNonNull(firstBackoff, "firstBackoff");
     Objects.requireNonNull(longestBackoff, "longestBackoff");
     Objects.requireNonNull(afterLock, "afterLock");
+    List<String> broken = new ArrayList<>();
+    if (!firstBackoff.isPositive()) {
+      broken.add("its first backoff must be positive, got " + DurationText.show(firstBackoff));
+    }
+    if (longestBackoff.compareTo(firstBackoff) < 0 || longestBackoff.compareTo(SqsLimits.MAX_VISIBILITY) > 0) {
+      broken.add("its longest backoff must be from its first (" + DurationText.show(firstBackoff) + ") to SQS's longest"
+          + " visibility timeout (" + DurationText.show(SqsLimits.MAX_VISIBILITY) + "), got " + DurationText.show(longestBackoff));
+    }
+    if (jitterPercent < 0 || jitterPercent > MAX_JITTER_PERCENT) {
+      broken.add("its jitter must take off 0-" + MAX_JITTER_PERCENT + "% at random, got " + jitterPercent + "%");
+    }
+    if (afterLock.isNegative()) {
+      broken.add("its wait after a lock must not be negative, got " + DurationText.show(afterLock));
+    }
+    if (!broken.isEmpty()) {
+      throw new IllegalArgumentException("not a retry schedule: " + String.join("; ", broken) + ".");
+    }
   }
 
   /** The backoff of the {@code receiveCount}-th receive (1 for the first), before jitter. */

@@ -343,13 +343,6 @@ public record TimingBudget(
     if (!horizon.isPositive()) {
       problems.add("retryHorizonSeconds is " + DurationText.show(horizon) + " but must be positive.");
     }
-    if (!schedule.firstBackoff().isPositive() || schedule.longestBackoff().compareTo(schedule.firstBackoff()) < 0
-        || schedule.afterLock().isNegative() || schedule.jitterPercent() < 0 || schedule.jitterPercent() > 50) {
-      problems.add("the retry schedule must start from a positive backoff no longer than its longest, take off 0-50%"
-          + " at random and wait no negative time after a lock (got " + DurationText.show(schedule.firstBackoff()) + ", "
-          + DurationText.show(schedule.longestBackoff()) + ", " + schedule.jitterPercent() + "%, " + DurationText.show(schedule.afterLock()) + ").");
-      return problems;
-    }
     if (schedule.longestBackoff().compareTo(visibility) > 0) {
       problems.add("the retry schedule's longest backoff is " + DurationText.show(schedule.longestBackoff())
           + " but must be at most visibilityTimeoutSeconds (" + DurationText.show(visibility) + "): a try Lambda kills waits the"
@@ -372,6 +365,10 @@ public record TimingBudget(
 
   private static Duration min(Duration a, Duration b) {
     return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   private static boolean isWholeSeconds(Duration d) {
@@ -452,8 +449,16 @@ public record TimingBudget(
           : sourceRetention.plus(dlqRetention).plus(TTL_BUFFER);
       // The longest backoff is the visibility timeout, what a killed try waits anyway; past another try's
       // lock a try waits the clock-skew allowance, the same disagreement the late-booking hold allows for.
-      RetrySchedule schedule = new RetrySchedule(firstBackoff, longestBackoff != null ? longestBackoff : visibility,
-          jitterPercent, clockSkewAllowance);
+      // A visibility timeout outside what a schedule takes (below the first backoff, above SQS's 12 h) is
+      // bounded here: the budget's own rules refuse it, in sentences that name the setting to change.
+      Duration longest = longestBackoff != null ? longestBackoff
+          : min(max(visibility, firstBackoff), SqsLimits.MAX_VISIBILITY);
+      RetrySchedule schedule;
+      try {
+        schedule = new RetrySchedule(firstBackoff, longest, jitterPercent, clockSkewAllowance);
+      } catch (IllegalArgumentException e) {
+        throw new InconsistentTimingException(List.of(e.getMessage()));
+      }
       int receives = maxReceiveCount != null ? maxReceiveCount
           : Math.max(2, Math.min(schedule.receivesFor(retryHorizon), SqsLimits.MAX_RECEIVE_COUNT + 1));
       return new TimingBudget(partnerWorstCase, partnerContractMaximum, clockSkewAllowance, partnerLookupTimeout,

@@ -38,7 +38,7 @@ final class EventSourceMappingModel {
    *
    * @param end when it stopped running, as an offset from the first record's receive
    * @param bookingsNotStarted records that found too little time left to look up or to book
-   *     ({@code NoTimeToBookException}): they retry on a later receive
+   *     ({@code no_time_to_book}): they retry on a later receive
    */
   record Run(Duration end, int bookingsNotStarted) {}
 

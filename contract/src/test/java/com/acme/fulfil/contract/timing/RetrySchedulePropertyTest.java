@@ -1,8 +1,12 @@
 package com.acme.fulfil.contract.timing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.acme.fulfil.contract.sqs.SqsLimits;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -12,6 +16,9 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
 
 /**
  * The derived maxReceiveCount against the waits a failing order can get: whatever set of numbers the
@@ -108,5 +115,73 @@ class RetrySchedulePropertyTest {
     assertThat(schedule.backoff(receive + 1)).isGreaterThanOrEqualTo(schedule.backoff(receive));
     assertThat(schedule.backoff(receive)).isLessThanOrEqualTo(Duration.ofHours(12));
     assertThat(schedule.shortestWait(receive)).isLessThanOrEqualTo(schedule.backoff(receive));
+  }
+
+  /**
+   * Whatever four numbers build a schedule, every wait it gives is one SQS takes as a visibility timeout
+   * (positive, at most 12 h), and an order waits past another try's lock, never before its end.
+   */
+  @Property(tries = 2000)
+  void aScheduleThatBuildsOnlyGivesWaitsSqsTakes(@ForAll @LongRange(min = -100, max = 100_000) long firstMillis,
+      @ForAll @LongRange(min = -100, max = 50_000_000) long longestMillis, @ForAll @IntRange(min = -5, max = 60) int jitter,
+      @ForAll @LongRange(min = -100, max = 10_000) long afterLockMillis, @ForAll @IntRange(min = 1, max = 100) int receive) {
+    // Both ways are tried often enough to mean something.
+    Statistics.coverage(checker -> {
+      checker.check("built").percentage(p -> p > 5);
+      checker.check("refused").percentage(p -> p > 5);
+    });
+    RetrySchedule schedule;
+    try {
+      schedule = new RetrySchedule(Duration.ofMillis(firstMillis), Duration.ofMillis(longestMillis), jitter,
+          Duration.ofMillis(afterLockMillis));
+    } catch (IllegalArgumentException refused) {
+      Statistics.collect("refused");
+      assertThat(refused).hasMessageStartingWith("not a retry schedule: ");
+      return;
+    }
+    Statistics.collect("built");
+    assertThat(schedule.shortestWait(receive)).isPositive();
+    assertThat(schedule.backoff(receive)).isLessThanOrEqualTo(SqsLimits.MAX_VISIBILITY);
+    assertThat(schedule.afterLock()).isGreaterThanOrEqualTo(Duration.ZERO);
+  }
+
+  @Test
+  void aScheduleOutsideItsRulesIsRefusedSayingWhichRule() {
+    Duration second = Duration.ofSeconds(1);
+    assertThatThrownBy(() -> new RetrySchedule(Duration.ZERO, second, 20, Duration.ZERO))
+        .hasMessage("not a retry schedule: its first backoff must be positive, got 0 s.");
+    assertThatThrownBy(() -> new RetrySchedule(Duration.ofSeconds(5), second, 20, Duration.ZERO))
+        .hasMessage("not a retry schedule: its longest backoff must be from its first (5 s) to SQS's longest visibility"
+            + " timeout (43200 s), got 1 s.");
+    assertThatThrownBy(() -> new RetrySchedule(second, SqsLimits.MAX_VISIBILITY.plusSeconds(1), 20, Duration.ZERO))
+        .hasMessageContaining("got 43201 s");
+    assertThatThrownBy(() -> new RetrySchedule(second, second, 51, Duration.ZERO))
+        .hasMessage("not a retry schedule: its jitter must take off 0-50% at random, got 51%.");
+    assertThatThrownBy(() -> new RetrySchedule(second, second, -1, Duration.ZERO)).hasMessageContaining("got -1%");
+    assertThatThrownBy(() -> new RetrySchedule(second, second, 0, Duration.ofMillis(-1)))
+        .hasMessage("not a retry schedule: its wait after a lock must not be negative, got -1 ms.");
+    assertThatThrownBy(() -> new RetrySchedule(Duration.ZERO, second, 60, Duration.ofMillis(-1)))
+        .as("every broken rule at once").hasMessageContaining("first backoff").hasMessageContaining("jitter")
+        .hasMessageContaining("after a lock");
+    assertThat(new RetrySchedule(second, SqsLimits.MAX_VISIBILITY, RetrySchedule.MAX_JITTER_PERCENT, Duration.ZERO)
+        .longestBackoff()).as("both ends of every range are allowed").isEqualTo(SqsLimits.MAX_VISIBILITY);
+  }
+
+  @Test
+  void aBudgetWhoseScheduleIsRefusedSaysSoInItsOwnWords() {
+    assertThatThrownBy(() -> TimingBudget.builder().jitterPercent(60).build())
+        .isInstanceOf(InconsistentTimingException.class)
+        .hasMessageContaining("not a retry schedule: its jitter must take off 0-50% at random, got 60%.");
+  }
+
+  /** A visibility timeout out of a schedule's range is the budget's to refuse, naming the setting to change. */
+  @Test
+  void aVisibilityTimeoutNoScheduleTakesIsRefusedNamingTheSetting() {
+    assertThatThrownBy(() -> TimingBudget.fromSettings(Map.of("functionTimeoutSeconds", "0")::get))
+        .isInstanceOf(InconsistentTimingException.class)
+        .hasMessageContaining("functionTimeoutSeconds is 0 s but Lambda only accepts");
+    assertThatThrownBy(() -> TimingBudget.fromSettings(Map.of("visibilityTimeoutSeconds", "43201")::get))
+        .isInstanceOf(InconsistentTimingException.class)
+        .hasMessageContaining("visibilityTimeoutSeconds is 43201 s but SQS only accepts whole seconds up to 43200");
   }
 }

@@ -132,7 +132,7 @@ class TimingBudgetTest {
    * Review: 576 s was accepted for two rounds (5 + 2 x 280 + 10 = 575 s), but every record of the second
    * round looks its order up too and records its outcome after its call: after a worst-case first round
    * (lookup 5 s, call 280 s, writes) the second round's record had less than 280 s left once looked up and
-   * failed with NoTimeToBookException. CallWindow keeps the margin back for every record, so each round
+   * failed with no time to book. CallWindow keeps the margin back for every record, so each round
    * costs lookup + worst case + margin.
    */
   @Test

@@ -113,9 +113,7 @@ final class BenchmarkStack implements AutoCloseable {
   Map<String, String> functionEnvironment() {
     Map<String, String> env = new HashMap<>(aws.connection().functionEnvironment());
     env.put("AWS_LAMBDA_FUNCTION_NAME", "fulfil-order");
-    env.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, TABLE);
-    env.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
-    env.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, SECRET);
+    env.putAll(FunctionEnvironment.resources(TABLE, partner.baseUrl().toString(), SECRET));
     env.put(FunctionEnvironment.SERVICE_NAME, MetricNames.SERVICE);
     env.put(FunctionEnvironment.METRICS_NAMESPACE, MetricNames.NAMESPACE);
     return env;

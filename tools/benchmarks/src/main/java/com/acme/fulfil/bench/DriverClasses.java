@@ -6,6 +6,8 @@ import com.acme.fulfil.bench.driver.crac.Context;
 import com.acme.fulfil.bench.driver.crac.Core;
 import com.acme.fulfil.bench.driver.crac.Resource;
 import com.acme.fulfil.bench.driver.crac.RestoreException;
+import com.acme.fulfil.local.esm.FunctionIdentity;
+import com.acme.fulfil.local.esm.LocalLambdaContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,8 +18,8 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 
 /**
- * The child JVM's only classes besides the artifact: the driver and the stand-in CRaC implementation,
- * copied out of this module's classpath into a jar of their own, so nothing of the benchmark (its SDK,
+ * The child JVM's only classes besides the artifact: the driver, the local run's invocation context it hands the
+ * handler, and the stand-in CRaC implementation, copied out of this module's classpath into a jar of their own, so nothing of the benchmark (its SDK,
  * its Log4j, ElasticMQ) can reach the function's class path. A jar, not a directory, because
  * class-data sharing refuses a classpath with a non-empty directory.
  */
@@ -25,8 +27,8 @@ final class DriverClasses {
   /** Where {@code org.crac} looks for a CRaC implementation when told to. */
   static final String CRAC_PACKAGE = Core.class.getPackageName();
   static final String MAIN = FunctionDriver.class.getName();
-  private static final List<Class<?>> CLASSES = List.of(FunctionDriver.class, Core.class, Context.class,
-      Resource.class, CheckpointException.class, RestoreException.class);
+  private static final List<Class<?>> CLASSES = List.of(FunctionDriver.class, LocalLambdaContext.class,
+      FunctionIdentity.class, Core.class, Context.class, Resource.class, CheckpointException.class, RestoreException.class);
 
   private DriverClasses() {}
 

@@ -24,7 +24,9 @@ import java.util.regex.Pattern;
 public enum GeneratedReport {
   LOCAL_RUN("./run-local", 1),
   ARTIFACT("./tools/benchmarks/run artifact", 1),
-  CAPACITY_MODEL("./tools/benchmarks/run capacity", 1);
+  CAPACITY_MODEL("./tools/benchmarks/run capacity", 2),
+  /** Written by a shell script, which spells the same header (bin/suite-report). */
+  TEST_SUITE("bin/suite-report", 1);
 
   /** The option of each command above that writes its report to a file. */
   public static final String OPTION = "--report";

@@ -1,15 +1,12 @@
 package com.acme.fulfil.bench.driver;
 
 import com.acme.fulfil.bench.driver.crac.Core;
-import com.amazonaws.services.lambda.runtime.ClientContext;
-import com.amazonaws.services.lambda.runtime.CognitoIdentity;
-import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import com.acme.fulfil.local.esm.FunctionIdentity;
+import com.acme.fulfil.local.esm.LocalLambdaContext;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +25,9 @@ import java.util.UUID;
  * hooks, invokes it, and writes what it measured to a result file (standard output is the function's,
  * as CloudWatch Logs would receive it).
  *
- * <p>Kept to the JDK and the Lambda programming model the artifact itself carries; never in the artifact.
+ * <p>Kept to the JDK, the Lambda programming model the artifact itself carries, and the local run's invocation
+ * {@code Context} ({@link LocalLambdaContext}), which {@code DriverClasses} copies into the driver's jar beside
+ * this class; never in the artifact.
  *
  * <pre>
  * cold &lt;result file&gt; [--prime]               one invocation of one order, timestamps of each phase
@@ -37,6 +36,7 @@ import java.util.UUID;
  */
 public final class FunctionDriver {
   static final String HANDLER_CLASS = "com.acme.fulfil.handler.FulfilOrderHandler";
+  private static final FunctionIdentity FUNCTION = new FunctionIdentity("fulfil-order", "us-east-1");
   private static final Duration FUNCTION_TIMEOUT = Duration.ofSeconds(300);
   private static final String QUEUE_ARN = "arn:aws:sqs:us-east-1:000000000000:orders-to-fulfil";
 
@@ -110,10 +110,11 @@ public final class FunctionDriver {
     message.setMessageAttributes(Map.of());
     message.setEventSource("aws:sqs");
     message.setEventSourceArn(QUEUE_ARN);
-    message.setAwsRegion("us-east-1");
+    message.setAwsRegion(FUNCTION.region());
     SQSEvent event = new SQSEvent();
     event.setRecords(List.of(message));
-    return handler.handleRequest(event, new CountdownContext(System.nanoTime() + FUNCTION_TIMEOUT.toNanos()));
+    return handler.handleRequest(event,
+        new LocalLambdaContext(FUNCTION, UUID.randomUUID().toString(), System.nanoTime() + FUNCTION_TIMEOUT.toNanos()));
   }
 
   /** An order message as the contract describes it; the address is an invented placeholder. */
@@ -144,76 +145,5 @@ public final class FunctionDriver {
 
   private static long epochMicros() {
     return ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
-  }
-
-  /** The invocation's context: the remaining time counts down to the function timeout, as in Lambda. */
-  private record CountdownContext(long deadlineNanos) implements Context {
-    @Override
-    public String getAwsRequestId() {
-      return UUID.randomUUID().toString();
-    }
-
-    @Override
-    public String getLogGroupName() {
-      return "/aws/lambda/fulfil-order";
-    }
-
-    @Override
-    public String getLogStreamName() {
-      return "benchmark";
-    }
-
-    @Override
-    public String getFunctionName() {
-      return "fulfil-order";
-    }
-
-    @Override
-    public String getFunctionVersion() {
-      return "1";
-    }
-
-    @Override
-    public String getInvokedFunctionArn() {
-      return "arn:aws:lambda:us-east-1:000000000000:function:fulfil-order:live";
-    }
-
-    @Override
-    public CognitoIdentity getIdentity() {
-      return null;
-    }
-
-    @Override
-    public ClientContext getClientContext() {
-      return null;
-    }
-
-    @Override
-    public int getRemainingTimeInMillis() {
-      return (int) Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000);
-    }
-
-    @Override
-    public int getMemoryLimitInMB() {
-      return 1024;
-    }
-
-    @Override
-    public LambdaLogger getLogger() {
-      return new StdoutLogger();
-    }
-  }
-
-  /** Lambda's context logger writes to the function's standard output. */
-  private static final class StdoutLogger implements LambdaLogger {
-    @Override
-    public void log(String message) {
-      System.out.println(message);
-    }
-
-    @Override
-    public void log(byte[] message) {
-      log(new String(message, StandardCharsets.UTF_8));
-    }
   }
 }

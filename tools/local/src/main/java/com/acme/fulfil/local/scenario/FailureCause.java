@@ -8,7 +8,7 @@ import com.acme.fulfil.contract.records.OrderRecordLayout;
  */
 public enum FailureCause {
   LOOKUP_FAILED("lookup failed or timed out", "lookup_failed"),
-  NO_TIME_TO_BOOK("no time to book", "no_time_to_book"),
+  NO_TIME_TO_BOOK("no time to book", OrderRecordLayout.NO_TIME_TO_BOOK),
   PARTNER_429("partner 429 (Retry-After)", "partner_429"),
   OUTCOME_UNKNOWN("5xx or no answer: outcome unknown", OrderRecordLayout.OUTCOME_UNKNOWN),
   HELD_BY_ANOTHER_TRY("held by another try", "held_by_another_try"),
@@ -36,12 +36,13 @@ public enum FailureCause {
 
   /**
    * The cause of a transient failure from its reason, which the function writes as the exception's
-   * simple name, its message and its first cause. A booking request is never cut short as
+   * simple name, its message and its first cause, or, for a try with too little time left, as the
+   * record's outcome name and why. A booking request is never cut short as
    * "unavailable" (that is an unknown outcome), so an unavailable partner whose deadline passed was a
    * lookup.
    */
   static FailureCause ofTransientFailure(String reason) {
-    if (reason.contains("NoTimeToBookException") || reason.contains("no time left to call the partner")) {
+    if (reason.contains(OrderRecordLayout.NO_TIME_TO_BOOK) || reason.contains("no time left to call the partner")) {
       return NO_TIME_TO_BOOK;
     }
     if (reason.contains("PartnerOutcomeUnknownException")) {

@@ -90,9 +90,7 @@ public final class LocalDeployment implements AutoCloseable {
         Map<String, String> environment = new HashMap<>(aws.functionEnvironment());
         environment.putAll(FunctionEnvironment.everyDeployment());
         environment.putAll(deployment.timingEnvironment());
-        environment.put(FunctionEnvironment.IDEMPOTENCY_TABLE_NAME, table);
-        environment.put(FunctionEnvironment.PARTNER_BASE_URL, partner.baseUrl().toString());
-        environment.put(FunctionEnvironment.PARTNER_API_KEY_SECRET_ID, secretId);
+        environment.putAll(FunctionEnvironment.resources(table, partner.baseUrl().toString(), secretId));
         queues.deadLetter().ifPresent(dlq -> environment.put(FunctionEnvironment.DEAD_LETTER_QUEUE_URL, dlq.url()));
         environment.putAll(environmentOverrides);
         yield packaged(packaged.artifact(), identity, environment, functionLog);

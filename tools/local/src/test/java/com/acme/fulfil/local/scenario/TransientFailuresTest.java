@@ -3,6 +3,7 @@ package com.acme.fulfil.local.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
+import com.acme.fulfil.contract.records.OrderRecordLayout;
 import org.junit.jupiter.api.Test;
 
 class TransientFailuresTest {
@@ -23,7 +24,7 @@ class TransientFailuresTest {
     failures.accept(transientFailure("PartnerUnavailableException: partner answered 503 to a lookup"));
     failures.accept(transientFailure("PartnerUnavailableException: partner unreachable (deadline passed)"
         + " (SocketTimeoutException: timeout)"));
-    failures.accept(transientFailure("NoTimeToBookException: only 9000 ms left before the deadline margin"));
+    failures.accept(transientFailure(OrderRecordLayout.NO_TIME_TO_BOOK + ": only 9000 ms left before the deadline margin"));
     failures.accept(transientFailure("PartnerUnavailableException: no time left to call the partner"));
     failures.accept(line(LOGGER, "transient failure, the message returns after the partner's Retry-After of 30 s:"
         + " PartnerUnavailableException: partner rate limited the call (429, Retry-After 30)"));

@@ -1,4 +1,4 @@
-package com.acme.fulfil.observability;
+package com.acme.fulfil.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package com.acme.fulfil.observability;
+package com.acme.fulfil.trace;
 
 import java.security.SecureRandom;
 import java.util.HashMap;
@@ -16,9 +16,6 @@ import java.util.regex.Pattern;
  * @param flags 2 lowercase hex digits; bit 0 is "sampled"
  */
 public record TraceContext(String traceId, Optional<String> parentId, String flags) {
-  /** The SQS system attribute X-Ray's propagation sets, which Lambda's event carries among the record's attributes. */
-  public static final String AWS_TRACE_HEADER = "AWSTraceHeader";
-
   private static final Pattern TRACEPARENT =
       Pattern.compile("([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?", Pattern.DOTALL);
   private static final Pattern XRAY_ROOT = Pattern.compile("1-([0-9a-f]{8})-([0-9a-f]{24})");
@@ -43,7 +40,8 @@ public record TraceContext(String traceId, Optional<String> parentId, String fla
    *
    * @param traceparent the message's {@code traceparent} attribute if it has one: its string value, empty text if it
    *     has none
-   * @param awsTraceHeader the message's {@value #AWS_TRACE_HEADER} system attribute; null if it has none
+   * @param awsTraceHeader the message's {@code AWSTraceHeader} system attribute, which X-Ray's propagation sets and
+   *     Lambda's event carries among the record's attributes; null if it has none
    */
   public static Optional<TraceContext> fromMessage(Optional<String> traceparent, String awsTraceHeader) {
     return traceparent.isPresent() ? fromTraceparent(traceparent.get()) : fromAwsTraceHeader(awsTraceHeader);
