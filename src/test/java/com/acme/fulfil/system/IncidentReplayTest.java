@@ -67,6 +67,11 @@ class IncidentReplayTest {
     assertThat(fixed.bookedOnce() + fixed.queued()).isEqualTo(27);
     assertThat(fixed.lost()).isZero();
     assertThat(fixed.alarm(AlarmNames.DLQ_NEW_MESSAGES).firings()).as("the poison's arrival pages").isNotEmpty();
+    // The partner's drawn latencies are found for the orders they answered, and are a part of the whole.
+    assertThat(fixed.sendToBooking()).hasValueSatisfying(s -> {
+      assertThat(s.partner().p50()).isPositive();
+      assertThat(s.partner().max()).isLessThanOrEqualTo(s.all().max());
+    });
 
     Path json = directory.resolve("report.json");
     new ReportJson(SCALE, settings).write(reports, json);

@@ -136,7 +136,8 @@ public final class LocalRun {
         + " (30 s visibility -> 1 s, 1,800 s -> 60 s, a 280 s partner call -> 9.3 s); real-world equivalents in brackets."
         + " Real work keeps its seconds whatever the scale (" + LocalBudget.REAL_WORK.toSeconds() + " s for the lookup"
         + " timeout and the margin around a partner call, " + LocalBudget.COLD_TRY.toSeconds() + " s to spare for a try's"
-        + " claim), so this project's function timeout and visibility grow.");
+        + " claim), so this project's function timeout and visibility grow, and send to booking gives the partner's"
+        + " share its real-world equivalent and the rest, this machine's own work, none.");
     lines.add(settings.orders() + " orders over " + Durations.both(settings.sendSpread(), scale) + " ("
         + String.format(java.util.Locale.ROOT, "%,d", settings.offeredOrdersPerHour(scale)) + " real orders an hour), "
         + Math.round(settings.poisonShare() * 100) + "% poison, " + Math.round(settings.rejectedShare() * 100)

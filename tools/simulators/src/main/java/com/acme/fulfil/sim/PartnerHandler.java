@@ -10,6 +10,7 @@ import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -127,12 +128,12 @@ final class PartnerHandler implements HttpHandler {
         return;
       }
       if (condition.mode() == PartnerMode.DEGRADED && pace.chance(condition.unavailableShare())) {
-        Thread.sleep(pace.lookup());
+        waitOut("POST", shipment.orderId(), pace.lookup());
         serverError(exchange, 503);
         return;
       }
       // The partner learns an address is bad while booking, so a rejection costs a booking's time.
-      Thread.sleep(pace.booking(condition.mode()));
+      waitOut("POST", shipment.orderId(), pace.booking(condition.mode()));
       Optional<Reaction.Fault> rejection = shipment.rejection();
       if (rejection.isPresent()) {
         answer(exchange, rejection.get(), release);
@@ -164,9 +165,15 @@ final class PartnerHandler implements HttpHandler {
       reply.send(exchange, 400, error("invalid_request", "the order_id query parameter is required"));
       return;
     }
-    Thread.sleep(pace.lookup());
+    waitOut("GET", orderId.get(), pace.lookup());
     reply.send(exchange, 200, Map.of("shipments",
         ledger.bookingsFor(orderId.get()).stream().map(Booking::contractBody).toList()));
+  }
+
+  /** Waits out a latency drawn from the model, and notes it: the partner's share of its caller's wait. */
+  private void waitOut(String method, String orderId, Duration latency) throws InterruptedException {
+    ledger.waited(new PartnerLatency(method, orderId, conditions.now(), latency));
+    Thread.sleep(latency);
   }
 
   private boolean refusedAtTheDoor(HttpExchange exchange, PartnerConditions.Condition condition) throws IOException {

@@ -19,6 +19,7 @@ final class PartnerLedger {
 
   private final List<Booking> bookings = new ArrayList<>();
   private final List<PartnerRequest> requests = new ArrayList<>();
+  private final List<PartnerLatency> latencies = new ArrayList<>();
   private int unauthorized;
   private int postsInFlight;
   private int peakPostsInFlight;
@@ -43,6 +44,10 @@ final class PartnerLedger {
   synchronized void received(PartnerRequest request) {
     requests.add(request);
     notifyAll();
+  }
+
+  synchronized void waited(PartnerLatency latency) {
+    latencies.add(latency);
   }
 
   synchronized void unauthorized() {
@@ -71,6 +76,10 @@ final class PartnerLedger {
 
   synchronized List<PartnerRequest> requests() {
     return List.copyOf(requests);
+  }
+
+  synchronized List<PartnerLatency> latencies() {
+    return List.copyOf(latencies);
   }
 
   synchronized int count(String method) {
@@ -105,6 +114,7 @@ final class PartnerLedger {
   synchronized void clear() {
     bookings.clear();
     requests.clear();
+    latencies.clear();
     unauthorized = 0;
     peakPostsInFlight = postsInFlight;
     notifyAll();

@@ -132,6 +132,14 @@ public final class SimulatedPartner implements AutoCloseable {
     return ledger.requests();
   }
 
+  /**
+   * Every latency the partner drew from its model and waited out before answering (a lookup, a booking,
+   * a degraded 503), in the order it began; scripted reactions' delays are the test's, not drawn.
+   */
+  public List<PartnerLatency> latencies() {
+    return ledger.latencies();
+  }
+
   /** POST requests received, whatever became of them. */
   public int postCount() {
     return ledger.count("POST");

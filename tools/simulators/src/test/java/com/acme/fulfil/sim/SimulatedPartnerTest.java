@@ -3,6 +3,7 @@ package com.acme.fulfil.sim;
 import static com.acme.fulfil.sim.PartnerHttp.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -209,6 +211,38 @@ class SimulatedPartnerTest {
       assertThat(degraded.bookingsFor("ORD-DEG")).hasSize(2);
       assertThat(latency.degradedBookings).hasValue(1);
       assertThat(latency.healthyBookings).hasValue(1);
+    }
+  }
+
+  @Test
+  void theLatenciesItDrewAreNotedScaledWithTheirOrderAndNoneForARequestItRefused() throws Exception {
+    LatencyModel fixed = new LatencyModel() {
+      @Override
+      public Duration booking(RandomGenerator random) {
+        return Duration.ofSeconds(3);
+      }
+
+      @Override
+      public Duration degradedBooking(RandomGenerator random) {
+        return Duration.ofSeconds(6);
+      }
+
+      @Override
+      public Duration lookup(RandomGenerator random) {
+        return Duration.ofMillis(1500);
+      }
+    };
+    try (SimulatedPartner scaled = SimulatedPartner.builder().apiKey(KEY).latency(fixed).timeScaleDivisor(30).start()) {
+      PartnerHttp caller = new PartnerHttp(scaled.baseUrl());
+
+      assertThat(caller.lookup(KEY, "ORD-LAT").statusCode()).isEqualTo(200);
+      assertThat(caller.book(KEY, order("ORD-LAT")).statusCode()).isEqualTo(201);
+      assertThat(caller.book("not-the-key", order("ORD-LAT")).statusCode()).isEqualTo(401);
+
+      assertThat(scaled.latencies()).extracting(PartnerLatency::method, PartnerLatency::orderId, PartnerLatency::took)
+          .containsExactly(tuple("GET", "ORD-LAT", Duration.ofMillis(50)), tuple("POST", "ORD-LAT", Duration.ofMillis(100)));
+      assertThat(scaled.latencies().get(1).ended()).as("booked once the drawn latency had passed")
+          .isBeforeOrEqualTo(scaled.bookings().getFirst().bookedAt());
     }
   }
 

@@ -27,6 +27,7 @@ import java.util.Optional;
  * @param transientFailures failed tries by cause, from the function's log lines: this project's function's
  *     only, the incident's logs no causes
  * @param recovery how the orders that met the partner's outages came through, on a day with outages
+ * @param sendToBooking from sending each booked order to its first booking, and the two parts of it
  */
 public record DeploymentReport(
     String configuration,
@@ -48,7 +49,7 @@ public record DeploymentReport(
     int staleDeletes,
     int timedOutInvocations,
     int failedInvocations,
-    Optional<Spread> sendToBooking,
+    Optional<SendToBooking> sendToBooking,
     Optional<Spread> neverBookableToDlq,
     Optional<Duration> settledAfter,
     Duration ran,
@@ -73,6 +74,14 @@ public record DeploymentReport(
 
   /** p50, p95 and the maximum of a set of durations. */
   public record Spread(Duration p50, Duration p95, Duration max) {}
+
+  /**
+   * Send to first booking over the booked orders, and its parts: the partner answering (its drawn
+   * latencies, scaled: {@link PartnerShare}) and the rest, which is this machine's (waiting for an
+   * invocation, waits between tries, the function's own work) and keeps its seconds at any scale. Each
+   * spread is over its own per-order figures, so the parts' percentiles need not add up to the whole's.
+   */
+  public record SendToBooking(Spread all, Spread partner, Spread rest) {}
 
   /** Booking requests and lookups the partner received. */
   public record PartnerCalls(int bookings, int lookups) {}

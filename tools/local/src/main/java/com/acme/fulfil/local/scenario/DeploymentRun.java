@@ -247,6 +247,8 @@ final class DeploymentRun implements AutoCloseable {
     int queued = 0;
     int lost = 0;
     List<Duration> toBooking = new ArrayList<>();
+    List<Duration> partnerShares = new ArrayList<>();
+    PartnerShare partnerShare = new PartnerShare(partner.latencies());
     List<Duration> toDlq = new ArrayList<>();
     List<Integer> goodReceives = new ArrayList<>();
     List<Integer> badReceives = new ArrayList<>();
@@ -265,7 +267,9 @@ final class DeploymentRun implements AutoCloseable {
       }
       Instant sent = sentAt.get(order.orderId());
       if (booked) {
-        toBooking.add(Duration.between(sent, firstBooking.get(order.orderId())));
+        Instant bookedAt = firstBooking.get(order.orderId());
+        toBooking.add(Duration.between(sent, bookedAt));
+        partnerShares.add(partnerShare.of(order.orderId(), sent, bookedAt));
       }
       if (deadLettered && order.kind().neverBookable()) {
         toDlq.add(Duration.between(sent, inDlq.get(messageId)));
@@ -297,7 +301,7 @@ final class DeploymentRun implements AutoCloseable {
         observations.staleDeletes(),
         observations.timedOut(),
         observations.functionErrors(),
-        spread(toBooking),
+        sendToBooking(toBooking, partnerShares),
         spread(toDlq),
         settledAfter,
         Duration.between(started, Instant.now()),
@@ -336,6 +340,16 @@ final class DeploymentRun implements AutoCloseable {
     }
     List<Duration> sorted = durations.stream().sorted(Comparator.naturalOrder()).toList();
     return Optional.of(new DeploymentReport.Spread(percentile(sorted, 50), percentile(sorted, 95), sorted.getLast()));
+  }
+
+  /** The whole of each order's send-to-booking, the partner's share of it, and what is left. */
+  static Optional<DeploymentReport.SendToBooking> sendToBooking(List<Duration> toBooking, List<Duration> partnerShares) {
+    List<Duration> rest = new ArrayList<>();
+    for (int i = 0; i < toBooking.size(); i++) {
+      rest.add(toBooking.get(i).minus(partnerShares.get(i)));
+    }
+    return spread(toBooking).map(all -> new DeploymentReport.SendToBooking(all, spread(partnerShares).orElseThrow(),
+        spread(rest).orElseThrow()));
   }
 
   /** Nearest-rank percentile. */

@@ -16,7 +16,9 @@ import java.util.List;
  * The report for scripts and CI: a JSON array, one object per configuration. Counts use the text
  * report's names in snake_case ({@code orders}, {@code booked_once}, {@code booked_twice_or_more},
  * {@code dlq}, {@code queued}, {@code lost}); durations are local seconds, with {@code _real_seconds}
- * twins at full scale. {@code dlq} is null for a configuration without a DLQ. {@code
+ * twins at full scale, but for the send-to-booking of the booked orders: only its partner's share ({@code
+ * send_to_booking_partner_}) has the twins, while the whole ({@code send_to_booking_}) and the rest ({@code
+ * send_to_booking_rest_}) hold this machine's own work, which does not scale. {@code dlq} is null for a configuration without a DLQ. {@code
  * capacity_orders_per_hour} and {@code offered_orders_per_hour} are real-world rates. {@code
  * transient_failures} counts failed tries by cause (absent for the incident's function, which logs no
  * cause); {@code outage_recovery}, on a day the partner goes down, describes the orders that met it.
@@ -79,7 +81,11 @@ public final class ReportJson {
     o.put("stale_deletes", r.staleDeletes());
     o.put("timed_out_invocations", r.timedOutInvocations());
     o.put("failed_invocations", r.failedInvocations());
-    r.sendToBooking().ifPresent(s -> spread(o, "send_to_booking", s));
+    r.sendToBooking().ifPresent(s -> {
+      localSpread(o, "send_to_booking", s.all());
+      spread(o, "send_to_booking_partner", s.partner());
+      localSpread(o, "send_to_booking_rest", s.rest());
+    });
     r.neverBookableToDlq().ifPresent(s -> spread(o, "never_bookable_to_dlq", s));
     r.transientFailures().ifPresent(byCause -> {
       ObjectNode causes = o.putObject("transient_failures");
@@ -127,6 +133,13 @@ public final class ReportJson {
     seconds(o, name + "_p50", spread.p50());
     seconds(o, name + "_p95", spread.p95());
     seconds(o, name + "_max", spread.max());
+  }
+
+  /** Local seconds with no real-world twin: figures this machine's own work is part of ({@link ReportText}). */
+  private static void localSpread(ObjectNode o, String name, DeploymentReport.Spread spread) {
+    o.put(name + "_p50_seconds", Durations.seconds(spread.p50()));
+    o.put(name + "_p95_seconds", Durations.seconds(spread.p95()));
+    o.put(name + "_max_seconds", Durations.seconds(spread.max()));
   }
 
   private void seconds(ObjectNode o, String name, Duration local) {

@@ -2,6 +2,7 @@ package com.acme.fulfil.local.scenario;
 
 import com.acme.fulfil.contract.alarms.AlarmNames;
 import com.acme.fulfil.local.TimeScale;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -48,9 +49,7 @@ public final class ReportText {
     lines.add(row("deletes refused: redelivered meanwhile", reports, r -> Integer.toString(r.staleDeletes())));
     lines.add(row("invocations timed out / failed", reports, r -> r.timedOutInvocations() + " / " + r.failedInvocations()));
     lines.addAll(retryRows.transientFailures(reports));
-    lines.add(row("send to booking p50", reports, r -> r.sendToBooking().map(s -> Durations.both(s.p50(), scale)).orElse("-")));
-    lines.add(row("send to booking p95", reports, r -> r.sendToBooking().map(s -> Durations.both(s.p95(), scale)).orElse("-")));
-    lines.add(row("send to booking max", reports, r -> r.sendToBooking().map(s -> Durations.both(s.max(), scale)).orElse("-")));
+    lines.addAll(sendToBooking(reports));
     lines.addAll(retryRows.recovery(reports));
     lines.add(row("never-bookable to DLQ p50 / max", reports, r -> r.dlq().isEmpty() ? "never (no DLQ)"
         : r.neverBookableToDlq().map(s -> Durations.local(s.p50()) + " / " + Durations.both(s.max(), scale)).orElse("-")));
@@ -65,6 +64,26 @@ public final class ReportText {
     lines.add("");
     reports.forEach(r -> lines.add(verdict(r)));
     return String.join(System.lineSeparator(), lines);
+  }
+
+  /**
+   * The whole in local seconds only: it mixes the partner's scaled latencies with this machine's own work,
+   * which keeps its seconds at any scale, so multiplying it by the divisor would call a slower machine a
+   * slower partner. The partner's share gets its real-world equivalent; the rest does not.
+   */
+  private List<String> sendToBooking(List<DeploymentReport> reports) {
+    return List.of(
+        row("send to booking p50 / p95 / max", reports,
+            r -> r.sendToBooking().map(s -> spread(s.all(), Durations::local)).orElse("-")),
+        row("  the partner answering p50", reports, r -> r.sendToBooking().map(s -> Durations.both(s.partner().p50(), scale)).orElse("-")),
+        row("  the partner answering p95", reports, r -> r.sendToBooking().map(s -> Durations.both(s.partner().p95(), scale)).orElse("-")),
+        row("  the partner answering max", reports, r -> r.sendToBooking().map(s -> Durations.both(s.partner().max(), scale)).orElse("-")),
+        row("  the rest (local s) p50 / p95 / max", reports,
+            r -> r.sendToBooking().map(s -> spread(s.rest(), Durations::precise)).orElse("-")));
+  }
+
+  private static String spread(DeploymentReport.Spread spread, Function<Duration, String> format) {
+    return format.apply(spread.p50()) + " / " + format.apply(spread.p95()) + " / " + format.apply(spread.max());
   }
 
   private String verdict(DeploymentReport r) {
