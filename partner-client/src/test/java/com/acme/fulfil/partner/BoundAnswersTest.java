@@ -21,8 +21,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.assertj.core.groups.Tuple;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,21 +38,10 @@ class BoundAnswersTest {
   private static final String BOOKED = "{\"shipment_id\":\"SHP-1\",\"order_id\":\"" + ORDER + "\",\"courier\":\"DPD\","
       + "\"tracking_number\":\"T1\",\"label_url\":\"https://l/1.pdf\"}";
   private static final ShipmentRequest REQUEST = TestOrder.booking(ORDER);
-  private static WiredPartnerClient partner;
-  private static WirePartner wire;
-  private static PartnerClient client;
-
-  @BeforeAll
-  static void start() {
-    partner = WiredPartnerClient.start();
-    wire = partner.wire();
-    client = partner.client();
-  }
-
-  @AfterAll
-  static void stop() throws IOException {
-    partner.close();
-  }
+  @AutoClose
+  private static final WiredPartnerClient partner = WiredPartnerClient.start();
+  private static final WirePartner wire = partner.wire();
+  private static final PartnerClient client = partner.client();
 
   @BeforeEach
   void noConnectionFromAnEarlierTest() {

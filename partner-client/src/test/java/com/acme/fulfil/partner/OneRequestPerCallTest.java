@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.acme.fulfil.partner.WirePartner.WireAnswer;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,21 +21,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class OneRequestPerCallTest {
   private static final String ORDER = "ORD-ONE-REQUEST";
   private static final ShipmentRequest BOOKING = TestOrder.booking(ORDER);
-  private static WiredPartnerClient partner;
-  private static WirePartner wire;
-  private static PartnerClient client;
-
-  @BeforeAll
-  static void start() {
-    partner = WiredPartnerClient.start();
-    wire = partner.wire();
-    client = partner.client();
-  }
-
-  @AfterAll
-  static void stop() throws IOException {
-    partner.close();
-  }
+  @AutoClose
+  private static final WiredPartnerClient partner = WiredPartnerClient.start();
+  private static final WirePartner wire = partner.wire();
+  private static final PartnerClient client = partner.client();
 
   static IntStream statuses() {
     return IntStream.rangeClosed(100, 599);
