@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * The main of a fresh child JVM whose classpath is the unpacked artifact (root and {@code lib/*.jar},
@@ -105,8 +106,8 @@ public final class FunctionDriver {
     message.setReceiptHandle("driver-" + orderId);
     message.setBody(order(orderId));
     message.setAttributes(Map.of(
-        "ApproximateReceiveCount", "1",
-        "SentTimestamp", Long.toString(System.currentTimeMillis())));
+        MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT.toString(), "1",
+        MessageSystemAttributeName.SENT_TIMESTAMP.toString(), Long.toString(System.currentTimeMillis())));
     message.setMessageAttributes(Map.of());
     message.setEventSource("aws:sqs");
     message.setEventSourceArn(QUEUE_ARN);
