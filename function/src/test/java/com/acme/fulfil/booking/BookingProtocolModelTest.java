@@ -237,7 +237,7 @@ class BookingProtocolModelTest {
           return clock.instant();
         }
         // A lookup listing another order's shipment is judged the same at any interleaving
-        // (PartnerAnswers keeps the order's own, FulfilOrderHandlerTest proves it): exploring it at
+        // (PartnerAnswers keeps the order's own, LateBookingHoldTest proves it): exploring it at
         // every lookup would double the runs. OrderLifeModelTest's walks include it.
       }, CONTRACT_MAXIMUM, EnumSet.of(ScriptedPartner.LookupAnswer.OK_200, ScriptedPartner.LookupAnswer.UNAVAILABLE_503,
           ScriptedPartner.LookupAnswer.OK_200_ECHOED_IN_CAPITALS));

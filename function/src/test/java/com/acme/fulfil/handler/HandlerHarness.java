@@ -7,7 +7,6 @@ import com.acme.fulfil.local.aws.OrdersStack;
 import com.acme.fulfil.local.aws.QueueSettings;
 import com.acme.fulfil.local.esm.FunctionIdentity;
 import com.acme.fulfil.local.esm.LocalLambdaContext;
-import com.acme.fulfil.local.esm.SqsEventTranslator;
 import com.acme.fulfil.sim.SecretsManagerEndpoint;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.amazonaws.services.lambda.runtime.Context;
@@ -23,9 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * The real handler wired to real SDK clients against an emulated queue, table and secret, and the
@@ -42,16 +40,22 @@ final class HandlerHarness implements AutoCloseable {
   static final Duration LATE_BOOKING_HOLD = Duration.ofMillis(4_200);
   /** Long enough that a failed record is certainly not redelivered by SQS while a test looks. */
   static final Duration VISIBILITY = Duration.ofSeconds(30);
+  private static final String QUEUE = "orders-to-fulfil";
+  private static final QueueSettings QUEUE_SETTINGS =
+      new QueueSettings(VISIBILITY, Duration.ofDays(4), Optional.of(new QueueSettings.Redrive(5, Duration.ofDays(14))));
 
   final EmbeddedAws aws;
   final SimulatedPartner partner;
   final SecretsManagerEndpoint secrets;
   final SqsClient sqs;
   final OrdersQueues queues;
+  /** The source of {@link #queues}, which the tests that run one after another share. */
+  final SourceQueue queue;
   final FulfilOrderHandler handler;
   /** The function's environment, pointing at this harness. */
   final Map<String, String> environment;
-  private final SqsEventTranslator translator;
+  private final OrdersStack stack;
+  private final AtomicInteger queuesOfTheirOwn = new AtomicInteger();
   static final String FUNCTION_NAME = "fulfil-order";
   private final FunctionIdentity identity = new FunctionIdentity(FUNCTION_NAME, EmbeddedAws.REGION);
   private final Map<String, Optional<String>> replacedProperties = new HashMap<>();
@@ -65,12 +69,11 @@ final class HandlerHarness implements AutoCloseable {
     partner = SimulatedPartner.start(FIRST_KEY);
     secrets = aws.secretsManager();
     sqs = aws.connection().sqsClient();
-    OrdersStack stack = new OrdersStack(sqs, aws.connection().dynamoDbClient(), aws.connection().secretsManagerClient());
+    stack = new OrdersStack(sqs, aws.connection().dynamoDbClient(), aws.connection().secretsManagerClient());
     stack.putPartnerKey(SECRET, FIRST_KEY);
-    queues = stack.createQueues("orders-to-fulfil",
-        new QueueSettings(VISIBILITY, Duration.ofDays(4), Optional.of(new QueueSettings.Redrive(5, Duration.ofDays(14)))));
+    queues = stack.createQueues(QUEUE, QUEUE_SETTINGS);
+    queue = new SourceQueue(sqs, queues.source());
     stack.createIdempotencyTable(TABLE);
-    translator = new SqsEventTranslator(queues.source());
 
     Map<String, String> env = new HashMap<>(aws.connection().functionEnvironment());
     env.put("AWS_LAMBDA_FUNCTION_NAME", FUNCTION_NAME);
@@ -102,21 +105,24 @@ final class HandlerHarness implements AutoCloseable {
          "parcels":[{"weight_grams":1200}]}""".formatted(orderId, postcode, country);
   }
 
-  String send(String body) {
-    return sqs.sendMessage(r -> r.queueUrl(queues.source().url()).messageBody(body)).messageId();
+  /**
+   * A source queue, with its DLQ, that no other test reads or purges, for a test that runs beside others: the
+   * function returns each record to the queue its ARN names.
+   */
+  SourceQueue queueOfItsOwn() {
+    return new SourceQueue(sqs, stack.createQueues(QUEUE + "-" + queuesOfTheirOwn.incrementAndGet(), QUEUE_SETTINGS).source());
   }
 
-  /** Receives what is visible now, as the event source mapping would hand it to the function. */
+  String send(String body) {
+    return queue.send(body);
+  }
+
   SQSEvent receive(int max) {
-    List<Message> messages = sqs.receiveMessage(r -> r.queueUrl(queues.source().url()).maxNumberOfMessages(max)
-        .waitTimeSeconds(1).messageSystemAttributeNames(MessageSystemAttributeName.ALL)
-        .messageAttributeNames("All")).messages();
-    return translator.toEvent(messages);
+    return queue.receive(max);
   }
 
   SQSEvent sendAndReceive(String body) {
-    send(body);
-    return receive(1);
+    return queue.sendAndReceive(body);
   }
 
   SQSBatchResponse invoke(SQSEvent event) {
@@ -152,6 +158,10 @@ final class HandlerHarness implements AutoCloseable {
 
   static List<String> failedIds(SQSBatchResponse response) {
     return response.getBatchItemFailures().stream().map(SQSBatchResponse.BatchItemFailure::getItemIdentifier).toList();
+  }
+
+  static List<String> messageIds(SQSEvent event) {
+    return event.getRecords().stream().map(SQSEvent.SQSMessage::getMessageId).toList();
   }
 
   @Override

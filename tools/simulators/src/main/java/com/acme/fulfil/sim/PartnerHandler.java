@@ -152,7 +152,7 @@ final class PartnerHandler implements HttpHandler {
     if (refusedAtTheDoor(exchange, conditions.current())) {
       return;
     }
-    Optional<Reaction.Fault> scripted = script.takeForLookup();
+    Optional<Reaction.Fault> scripted = script.takeForLookup(orderId);
     if (scripted.isPresent() && scripted.get() instanceof Reaction.Listing listing && orderId.isPresent()) {
       reply.sendAsIs(exchange, 200, listed(orderId.get(), listing));
       return;

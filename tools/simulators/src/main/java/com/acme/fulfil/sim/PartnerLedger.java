@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -84,6 +85,11 @@ final class PartnerLedger {
 
   synchronized int count(String method) {
     return (int) requests.stream().filter(request -> request.method().equals(method)).count();
+  }
+
+  synchronized int count(String method, String orderId) {
+    return (int) requests.stream()
+        .filter(request -> request.method().equals(method) && request.orderId().equals(Optional.of(orderId))).count();
   }
 
   synchronized int unauthorizedCount() {

@@ -10,8 +10,10 @@ import java.util.Optional;
 /**
  * Per-request reactions a test queues up; the partner's normal service answers everything else.
  *
- * <p>A POST first looks for a rule for its {@code order_id}, then for a general POST rule; rules
- * are used in the order they were added, each for its number of requests. Calls chain:
+ * <p>A POST first looks for a rule for its {@code order_id}, then for a general POST rule, and a
+ * lookup likewise; rules are used in the order they were added, each for its number of requests.
+ * Rules for one order leave tests of other orders alone, so those tests can share a partner and run
+ * side by side. Calls chain:
  * {@code script.nextPosts(2, unavailable()).nextPosts(1, rateLimited(7))} answers 503, 503, 429,
  * then books normally. Requests refused before scripting (outage, wrong key, malformed body) use
  * up nothing.
@@ -21,6 +23,7 @@ public final class PartnerScript {
   private final Deque<Rule<Reaction>> posts = new ArrayDeque<>();
   private final Deque<Rule<Reaction.Fault>> lookups = new ArrayDeque<>();
   private final Map<String, Deque<Rule<Reaction>>> postsByOrder = new HashMap<>();
+  private final Map<String, Deque<Rule<Reaction.Fault>>> lookupsByOrder = new HashMap<>();
 
   PartnerScript() {}
 
@@ -36,15 +39,21 @@ public final class PartnerScript {
     return this;
   }
 
+  /** The next {@code times} lookups of {@code orderId} get {@code fault}. */
+  public synchronized PartnerScript nextLookupsFor(String orderId, int times, Reaction.Fault fault) {
+    rulesFor(lookupsByOrder, orderId).add(Rule.limited(times, fault));
+    return this;
+  }
+
   /** Every POST for {@code orderId} gets {@code reaction}, until {@link #clear()}. */
   public synchronized PartnerScript forOrder(String orderId, Reaction reaction) {
-    rulesFor(orderId).add(Rule.always(reaction));
+    rulesFor(postsByOrder, orderId).add(Rule.always(reaction));
     return this;
   }
 
   /** The next {@code times} POSTs for {@code orderId} get {@code reaction}. */
   public synchronized PartnerScript forOrder(String orderId, int times, Reaction reaction) {
-    rulesFor(orderId).add(Rule.limited(times, reaction));
+    rulesFor(postsByOrder, orderId).add(Rule.limited(times, reaction));
     return this;
   }
 
@@ -53,19 +62,20 @@ public final class PartnerScript {
     posts.clear();
     lookups.clear();
     postsByOrder.clear();
+    lookupsByOrder.clear();
   }
 
   synchronized Optional<Reaction> takeForPost(String orderId) {
     return take(postsByOrder.getOrDefault(orderId, new ArrayDeque<>())).or(() -> take(posts));
   }
 
-  synchronized Optional<Reaction.Fault> takeForLookup() {
-    return take(lookups);
+  synchronized Optional<Reaction.Fault> takeForLookup(Optional<String> orderId) {
+    return orderId.flatMap(id -> take(lookupsByOrder.getOrDefault(id, new ArrayDeque<>()))).or(() -> take(lookups));
   }
 
-  private Deque<Rule<Reaction>> rulesFor(String orderId) {
+  private static <R extends Reaction> Deque<Rule<R>> rulesFor(Map<String, Deque<Rule<R>>> byOrder, String orderId) {
     Objects.requireNonNull(orderId, "orderId");
-    return postsByOrder.computeIfAbsent(orderId, id -> new ArrayDeque<>());
+    return byOrder.computeIfAbsent(orderId, id -> new ArrayDeque<>());
   }
 
   private static <R extends Reaction> Optional<R> take(Deque<Rule<R>> rules) {

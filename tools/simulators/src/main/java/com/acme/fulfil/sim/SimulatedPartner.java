@@ -150,6 +150,11 @@ public final class SimulatedPartner implements AutoCloseable {
     return ledger.count("GET");
   }
 
+  /** Lookups (GET) of {@code orderId} received, whatever became of them. */
+  public int lookupCount(String orderId) {
+    return ledger.count("GET", Objects.requireNonNull(orderId, "orderId"));
+  }
+
   /** Requests answered 401 (missing, old or wrong key). */
   public int unauthorizedCount() {
     return ledger.unauthorizedCount();

@@ -166,6 +166,16 @@ class SimulatedPartnerTest {
   }
 
   @Test
+  void scriptedLookupFaultsForAnOrderAnswerThatOrdersLookupsOnlyBeforeTheGeneralOnes() throws Exception {
+    partner.script().nextLookups(1, Reaction.serverError(504)).nextLookupsFor("ORD-LF1", 1, Reaction.unavailable());
+
+    assertThat(http.lookup(KEY, "ORD-LF1").statusCode()).isEqualTo(503);
+    assertThat(http.lookup(KEY, "ORD-LF2").statusCode()).isEqualTo(504);
+    assertThat(http.lookup(KEY, "ORD-LF2").statusCode()).isEqualTo(200);
+    assertThat(http.lookup(KEY, "ORD-LF1").statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void outageAnswers503ToEveryRequestUntilHealthyAgain() throws Exception {
     partner.outage();
 
@@ -464,6 +474,18 @@ class SimulatedPartnerTest {
 
     assertThat(partner.postCount()).isEqualTo(1);
     assertThat(partner.lookupCount()).isEqualTo(2);
+  }
+
+  @Test
+  void lookupsAreCountedForEachOrder() throws Exception {
+    http.lookup(KEY, "ORD-N1");
+    http.lookup(KEY, "ORD-N2");
+    http.lookup(KEY, "ORD-N2");
+    http.book(KEY, order("ORD-N2"));
+
+    assertThat(partner.lookupCount("ORD-N1")).isEqualTo(1);
+    assertThat(partner.lookupCount("ORD-N2")).isEqualTo(2);
+    assertThat(partner.lookupCount("ORD-N3")).isZero();
   }
 
 
