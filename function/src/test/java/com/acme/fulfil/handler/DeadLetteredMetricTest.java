@@ -18,8 +18,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +33,7 @@ class DeadLetteredMetricTest {
   private static final int MAX_RECEIVE_COUNT = 14;
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  @AutoClose
   private static HandlerHarness harness;
   /** The harness's function, with the DLQ to send to that the deployed function has. */
   private static FulfilOrderHandler withDeadLetterQueue;
@@ -44,11 +45,6 @@ class DeadLetteredMetricTest {
     environment.put(FunctionEnvironment.DEAD_LETTER_QUEUE_URL, harness.queues.deadLetter().orElseThrow().url());
     environment.put(FunctionEnvironment.MAX_RECEIVE_COUNT, Integer.toString(MAX_RECEIVE_COUNT));
     withDeadLetterQueue = new FulfilOrderHandler(environment);
-  }
-
-  @AfterAll
-  static void stop() {
-    harness.close();
   }
 
   @BeforeEach

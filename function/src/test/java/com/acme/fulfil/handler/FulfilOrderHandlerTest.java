@@ -17,8 +17,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * simulated partner. Every assertion is on what the partner booked or what the queue holds.
  */
 class FulfilOrderHandlerTest {
+  @AutoClose
   private static HandlerHarness harness;
   private static SimulatedPartner partner;
 
@@ -35,11 +36,6 @@ class FulfilOrderHandlerTest {
   static void start() {
     harness = new HandlerHarness();
     partner = harness.partner;
-  }
-
-  @AfterAll
-  static void stop() {
-    harness.close();
   }
 
   @BeforeEach

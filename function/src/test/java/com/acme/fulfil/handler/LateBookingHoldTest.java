@@ -10,7 +10,7 @@ import com.acme.fulfil.sim.Reaction;
 import com.acme.fulfil.sim.SimulatedPartner;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
@@ -26,6 +26,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * queue and its order, and scripts the partner for its order only.
  */
 class LateBookingHoldTest {
+  @AutoClose
   private static HandlerHarness harness;
   private static SimulatedPartner partner;
 
@@ -35,11 +36,6 @@ class LateBookingHoldTest {
   static void start() {
     harness = new HandlerHarness();
     partner = harness.partner;
-  }
-
-  @AfterAll
-  static void stop() {
-    harness.close();
   }
 
   @Test

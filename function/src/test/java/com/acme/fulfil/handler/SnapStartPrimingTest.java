@@ -6,7 +6,7 @@ import static com.acme.fulfil.handler.HandlerHarness.order;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.acme.fulfil.config.FunctionConfig;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -16,16 +16,12 @@ import org.junit.jupiter.api.Test;
  * next invocation books.
  */
 class SnapStartPrimingTest {
+  @AutoClose
   private static HandlerHarness harness;
 
   @BeforeAll
   static void start() {
     harness = new HandlerHarness();
-  }
-
-  @AfterAll
-  static void stop() {
-    harness.close();
   }
 
   @Test

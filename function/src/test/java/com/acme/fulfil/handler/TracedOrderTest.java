@@ -13,7 +13,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
@@ -31,6 +31,7 @@ class TracedOrderTest {
   /** Lambda's documented example of the header X-Ray propagation leaves on an SQS message. */
   private static final String XRAY_HEADER = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1";
 
+  @AutoClose
   private static HandlerHarness harness;
   private static SimulatedPartner partner;
 
@@ -38,11 +39,6 @@ class TracedOrderTest {
   static void start() {
     harness = new HandlerHarness();
     partner = harness.partner;
-  }
-
-  @AfterAll
-  static void stop() {
-    harness.close();
   }
 
   @Test
