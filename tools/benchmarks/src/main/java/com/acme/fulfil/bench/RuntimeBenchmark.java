@@ -84,7 +84,7 @@ final class RuntimeBenchmark {
         Measured measured = once(variant, warmInvocations);
         progress.printf(Locale.ROOT, "round %d %s: cold %.0f ms, warm median %.1f ms, peak RSS %.0f MB%n", round,
             variant.name(), measured.coldMs(), Stats.median(measured.warmMs()), measured.peakRssMb());
-        if (round > 0) { // round 0 warms the page cache and the stack
+        if (round > 0) { // round 0 warms the page cache and the stack, and makes the runtime's class archive
           Row row = rows.get(variant.name());
           row.coldMs().add(measured.coldMs());
           row.warmMs().addAll(measured.warmMs());

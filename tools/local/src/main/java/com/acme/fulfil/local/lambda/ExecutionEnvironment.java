@@ -42,6 +42,7 @@ final class ExecutionEnvironment implements AutoCloseable {
   static final String MAIN_CLASS = "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
 
   private final FunctionConfiguration function;
+  private final List<String> command;
   private final RuntimeApi api = new RuntimeApi();
   private final Process process;
   private final long startedNanos = System.nanoTime();
@@ -50,7 +51,7 @@ final class ExecutionEnvironment implements AutoCloseable {
   private ExecutionEnvironment(FunctionConfiguration function, RuntimeHost host, Consumer<String> output,
       Map<String, String> extraEnvironment) {
     this.function = function;
-    List<String> command = new ArrayList<>(host.jvmCommand(function));
+    command = new ArrayList<>(host.jvmCommand(function));
     command.add(MAIN_CLASS);
     command.add(function.handler());
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -90,6 +91,7 @@ final class ExecutionEnvironment implements AutoCloseable {
     } finally {
       STARTS.release();
     }
+    host.initEnded(environment.command, initError == null);
     if (initError != null) {
       environment.close();
       throw new InitFailedException(initError);

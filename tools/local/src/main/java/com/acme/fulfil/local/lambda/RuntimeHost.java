@@ -19,7 +19,8 @@ import java.util.Locale;
  * which the client loads itself from the task root. The options are those Lambda's managed runtime
  * ({@link JavaRuntime}; {@code java25} unless said otherwise, as the stack deploys) starts the JVM
  * with, the CRaC compatibility switch included (so the function's {@code org.crac} resources register
- * with the runtime's context, the one SnapStart runs).
+ * with the runtime's context, the one SnapStart runs), and so is the class-data archive of the runtime
+ * that each JVM maps ({@link RuntimeArchive}).
  *
  * <p>The client's native library is unpacked once, here, and named to every JVM with the client's
  * own property: left to itself, each client writes the same fixed path under {@code /tmp}, and
@@ -29,12 +30,21 @@ public final class RuntimeHost {
   private static final String JNI_PROPERTY = "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
 
   private static final String SNAP_START = "snap-start";
+  /**
+   * Lambda's {@code --add-opens}, and native access for the runtime client, which loads its JNI library with
+   * {@code System.load}: without it, JDK 22+ warns four lines on every environment's start, and --serve's
+   * first line came after forty of them. The runtime's class archive is dumped with the same, or every JVM
+   * that maps it would print why it cannot use the archive's module graph.
+   */
+  private static final List<String> MODULE_OPTIONS =
+      List.of("--add-opens=java.base/java.io=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED");
 
   private final Path java;
   private final List<Path> runtimeClasspath;
   private final Path nativeLibrary;
   private final String initializationType;
   private final JavaRuntime runtime;
+  private final RuntimeArchive archive;
 
   private RuntimeHost(Path java, List<Path> runtimeClasspath, Path nativeLibrary, String initializationType,
       JavaRuntime runtime) {
@@ -43,6 +53,7 @@ public final class RuntimeHost {
     this.nativeLibrary = nativeLibrary;
     this.initializationType = initializationType;
     this.runtime = runtime;
+    this.archive = RuntimeArchive.of(java, MODULE_OPTIONS, classPath());
   }
 
   /** The runtime client this JVM has on its class path, run by this JVM's {@code java}, on demand. */
@@ -90,21 +101,32 @@ public final class RuntimeHost {
     command.add("-XX:MaxHeapSize=" + function.memoryMb() * 85 / 100 + "m");
     command.add("-XX:+UseSerialGC");
     command.add("-Xshare:auto");
+    command.addAll(archive.options());
     command.add("-XX:+TieredCompilation");
     if (runtime.stopsJitAtC1(SNAP_START.equals(initializationType))) {
       command.add("-XX:TieredStopAtLevel=1");
     }
-    command.add("--add-opens=java.base/java.io=ALL-UNNAMED");
-    // The runtime client loads its JNI library with System.load: without this, JDK 22+ warns four lines
-    // on every environment's start, and --serve's first line came after forty of them. Warning only.
-    command.add("--enable-native-access=ALL-UNNAMED");
+    command.addAll(MODULE_OPTIONS);
     command.add("-Dorg.crac.Core.Compat=com.amazonaws.services.lambda.crac");
     command.add("-Djava.net.preferIPv4Stack=true");
     command.add("-XX:+ErrorFileToStderr");
     command.add("-D" + JNI_PROPERTY + "=" + nativeLibrary);
     command.add("-classpath");
-    command.add(String.join(File.pathSeparator, runtimeClasspath.stream().map(Path::toString).toList()));
+    command.add(classPath());
     return command;
+  }
+
+  /** An environment started with {@code command} ended its init ({@code initialised}) or failed it. */
+  void initEnded(List<String> command, boolean initialised) {
+    archive.initEnded(command, initialised);
+  }
+
+  RuntimeArchive archive() {
+    return archive;
+  }
+
+  private String classPath() {
+    return String.join(File.pathSeparator, runtimeClasspath.stream().map(Path::toString).toList());
   }
 
   /** The client and what it needs (aws-lambda-java-core, -serialization, the SDK's utils-lite), wherever this JVM loaded them from. */

@@ -10,9 +10,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +71,28 @@ class LocalLambdaTest {
       assertThat(seen.get("executionEnv").asText()).isEqualTo(expected.executionEnv());
       assertThat(seen.get("tieredStopAtLevel").asText()).as(expected.executionEnv()).isEqualTo(expected.tieredStopAtLevel());
     }
+  }
+
+  /**
+   * AWS: Lambda's Java runtime maps a class-data archive of the JDK and the runtime client into every
+   * environment's JVM. Here the first environment of this JVM lists what it loads, and environments
+   * started once the archive is made map it.
+   */
+  @Test
+  void environmentsStartedOnceTheRuntimesArchiveIsMadeMapIt() throws Exception {
+    RuntimeHost host = RuntimeHost.onDemand(workDir);
+    answer(function(Duration.ofSeconds(20), Map.of(), host).invoke(event("{\"action\":\"echo\"}")));
+    lambda.close();
+    Path archive = host.archive().made().get(60, TimeUnit.SECONDS);
+    List<String> output = new CopyOnWriteArrayList<>();
+    lambda = new LocalLambda(new FunctionConfiguration(taskRoot(), HANDLER, "fixture", "eu-west-2", 256,
+        Duration.ofSeconds(20), Map.of()), host, output::add, Map.of());
+
+    JsonNode seen = answer(lambda.invoke(event("{\"action\":\"echo\"}")));
+
+    assertThat(seen.get("sharedArchiveFile").asText()).isEqualTo(archive.toString());
+    assertThat(seen.get("vmInfo").asText()).as("java.vm.info of a JVM that mapped it").contains("sharing");
+    assertThat(output).as("the environment's output").noneMatch(line -> line.contains("[cds]"));
   }
 
   @Test
