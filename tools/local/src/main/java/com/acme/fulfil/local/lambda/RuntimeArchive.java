@@ -29,8 +29,10 @@ final class RuntimeArchive {
   private static final Map<String, RuntimeArchive> OF_JVM = new ConcurrentHashMap<>();
   /** Classes a class loader of the runtime client's defined, listed with the jar they came from. */
   private static final String FUNCTION_CLASS_MARK = " source: ";
+  private static final String CLASS_LIST = "classes.lst";
   private static final String RUNTIME_CLASSES = "runtime-classes.lst";
   private static final String ARCHIVE = "runtime.jsa";
+  private static final String ARCHIVE_BEING_WRITTEN = ARCHIVE + ".part";
   private static final String DUMP_LOG = "dump.log";
 
   private final Path java;
@@ -52,11 +54,11 @@ final class RuntimeArchive {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot make a directory for the runtime's class archive", e);
     }
-    classList = directory.resolve("classes.lst");
+    classList = directory.resolve(CLASS_LIST);
     listOption = "-XX:DumpLoadedClassList=" + classList;
     // Deleted at exit in the reverse order: the files, then their directory.
     directory.toFile().deleteOnExit();
-    for (String file : List.of("classes.lst", RUNTIME_CLASSES, ARCHIVE, ARCHIVE + ".part", DUMP_LOG)) {
+    for (String file : List.of(CLASS_LIST, RUNTIME_CLASSES, ARCHIVE, ARCHIVE_BEING_WRITTEN, DUMP_LOG)) {
       directory.resolve(file).toFile().deleteOnExit();
     }
   }
@@ -102,7 +104,7 @@ final class RuntimeArchive {
   private void dump() {
     Path runtimeClasses = directory.resolve(RUNTIME_CLASSES);
     Path archive = directory.resolve(ARCHIVE);
-    Path writing = directory.resolve(ARCHIVE + ".part");
+    Path writing = directory.resolve(ARCHIVE_BEING_WRITTEN);
     Path log = directory.resolve(DUMP_LOG);
     try {
       // The listing JVM goes on appending: only its whole lines count.
