@@ -39,6 +39,14 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * enough for each failure to happen several times; CI's nightly run sends thousands, which the build
  * on every push has no time for. The orders go out at the same rate, with a 503 burst for every 250,
  * whatever their number.
+ *
+ * <p>How many invocations run at once is {@code fulfil.soak.max-concurrency}: 5 on every build, and
+ * production's 10 at night. Lambda gives each environment a CPU of its own; here each is a JVM sharing
+ * the build machine's cores, with the partner's time 280 times faster. At 10 on two cores, busy
+ * environments starved each other until Lambda's timeout killed them, and each kill cost a new
+ * environment, so the soak measured the machine more than the function. Kills at the timeout are
+ * proven on purpose elsewhere ({@code DuplicateDeliveryTest}, the order-life model); the nightly run
+ * keeps the soak's own, which land anywhere in a try.
  */
 @OnSelectedBackend
 class SoakTest {
@@ -60,7 +68,7 @@ class SoakTest {
   private static final Duration OVERRUN_FROM = Duration.ofSeconds(420);
   private static final Duration OVERRUN_TO = Duration.ofSeconds(560);
   private static final int BATCH_SIZE = 5;
-  private static final int MAX_CONCURRENCY = 10;
+  private static final int MAX_CONCURRENCY = Integer.getInteger("fulfil.soak.max-concurrency", 5);
   private static final int ORDERS_SENT_A_SECOND = 50;
   private static final Duration SEND_OVER = Duration.ofMillis(1_000L * ORDERS / ORDERS_SENT_A_SECOND);
   private static final int OUTAGE_BURSTS = Math.max(1, ORDERS / 250);
