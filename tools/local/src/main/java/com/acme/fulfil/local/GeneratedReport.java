@@ -26,7 +26,7 @@ public enum GeneratedReport {
   ARTIFACT("./tools/benchmarks/run artifact", 1),
   CAPACITY_MODEL("./tools/benchmarks/run capacity", 2),
   /** Written by a shell script, which spells the same header (bin/suite-report). */
-  TEST_SUITE("bin/suite-report", 1);
+  TEST_SUITE("bin/suite-report", 2);
 
   /** The option of each command above that writes its report to a file. */
   public static final String OPTION = "--report";
