@@ -52,7 +52,7 @@ class DynamoDbFailureTest {
     List<Booking> bookedDuringOutage = checks.bookingsOf(orderIds);
     int refused = fulfil.dynamoDb().refused("UpdateItem");
     fulfil.dynamoDb().heal();
-    // An upper bound only, as for the Secrets Manager outage (TransientFailureTest): on a loaded machine each
+    // An upper bound only, as for the Secrets Manager outage (SecretsManagerOutageTest): on a loaded machine each
     // try that runs out of time costs its message a visibility timeout.
     fulfil.awaitDeleted(messageIds, visibility.multipliedBy(10));
 
