@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,8 +32,14 @@ import org.junit.jupiter.api.Test;
  * {@code TimingBudget} the CDK stack deploys) and to the incident's (30 s visibility, the incident's
  * function): the first never books a courier twice, the second does, so the harness reproduces the
  * bug the fix is for.
+ *
+ * <p>Not in README's build (tagged {@code nightly}): on the embedded backend it proves again what
+ * {@link IncidentReplayTest} proves there, the same two configurations against the incident's partner, and
+ * its ten environments made it one of the build's heaviest classes. CI runs it on LocalStack on every push
+ * and on the embedded backend each night (docs/testing.md).
  */
 @OnSelectedBackend
+@Tag("nightly")
 class SlowPartnerTest {
   private static final TimeScale SCALE = TimeScale.INCIDENT_REPLAY;
   private static final int ORDERS = 40;

@@ -24,6 +24,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
@@ -35,12 +36,13 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * Afterwards every order is booked exactly once, or dead-lettered for a permanent reason, or still
  * queued; none is lost.
  *
- * <p>How many orders is the system property {@code fulfil.soak.orders}: every build sends a few hundred,
- * enough for each failure to happen several times; CI's nightly run sends thousands, which the build
- * on every push has no time for. The orders go out at the same rate, with a 503 burst for every 250,
- * whatever their number.
+ * <p>Tagged {@code nightly}: README's build leaves it out, and CI runs it on LocalStack on every push and
+ * on the embedded backend each night (docs/testing.md says what README's build gives up). How many orders
+ * is the system property {@code fulfil.soak.orders}: a few hundred unless told, enough for each failure to
+ * happen several times; CI's nightly run sends thousands. The orders go out at the same rate, with a 503
+ * burst for every 250, whatever their number.
  *
- * <p>How many invocations run at once is {@code fulfil.soak.max-concurrency}: 3 on every build, and
+ * <p>How many invocations run at once is {@code fulfil.soak.max-concurrency}: 3 unless told, and
  * production's 10 at night. Lambda gives each environment a CPU of its own; here each is a JVM sharing
  * the build machine's cores with the other test JVMs, and the partner's time runs 280 times faster. At
  * 10, and now and then at 5 on a slow machine, busy environments starved each other until Lambda's
@@ -50,6 +52,7 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * model); the nightly run keeps the soak's own, which land anywhere in a try.
  */
 @OnSelectedBackend
+@Tag("nightly")
 class SoakTest {
   private static final int ORDERS = Integer.getInteger("fulfil.soak.orders", 300);
   private static final double POISON_SHARE = 0.015;

@@ -40,6 +40,9 @@ import okhttp3.OkHttpClient;
  * what it generated, not from the client); an answer whose framing voids it frees no order (no proof, no
  * shipment, no list), and one OkHttp reads leniently means no more than it did whole; nothing escapes
  * but the client's documented outcomes.
+ *
+ * <p>Each property takes jqwik's default number of tries, which this module's pom sets from
+ * {@code partner-fuzz.tries}: 750 on every build, 6,000 in CI's nightly run (docs/testing.md).
  */
 class PartnerContractFuzzTest {
   private static final Tally GENERATED = new Tally();
@@ -88,25 +91,25 @@ class PartnerContractFuzzTest {
     return RawAnswerGenerators.bookings();
   }
 
-  @Property(tries = 1500)
+  @Property
   void aTryLooksUpAndBooksOnlyOnProofThatNothingIsThere(@ForAll("lookups") GeneratedAnswer lookup,
       @ForAll("bookings") GeneratedAnswer booking) {
     tryToBook(GENERATED, lookup, booking);
   }
 
   /** Bookings on their own, as after an empty lookup: the try above books in few of its tries, as it should. */
-  @Property(tries = 1500)
+  @Property
   void aBookingIsClassifiedAsTheContractSaysWithOneRequestOnTheWire(@ForAll("bookings") GeneratedAnswer booking) {
     book(GENERATED, booking);
   }
 
-  @Property(tries = 1500)
+  @Property
   void onRawBytesATryBooksOnlyAfterALookupWhoseFramingLeftItsProofWhole(@ForAll("rawLookups") RawAnswer lookup,
       @ForAll("rawBookings") RawAnswer booking) {
     tryToBook(RAW, lookup, booking);
   }
 
-  @Property(tries = 1500)
+  @Property
   void onRawBytesOnlyAnIntactListedAnswerFreesABookedOrder(@ForAll("rawBookings") RawAnswer booking) {
     book(RAW, booking);
   }
