@@ -34,8 +34,8 @@ class IncidentReplayTest {
   private static final TimeScale SCALE = TimeScale.INCIDENT_REPLAY;
   /**
    * Not production's 10 (./run-local's): each environment here is a JVM sharing the build's two cores, where Lambda
-   * gives each a CPU of its own, and ten of them took as much CPU as a whole system-test class. Three still book side
-   * by side; the incident's function has no maximum.
+   * gives each a CPU of its own, and ten of them took more than twice the CPU of three. Three still book side by
+   * side; the incident's function has no maximum.
    */
   private static final int MAX_CONCURRENCY = 3;
 

@@ -15,6 +15,7 @@ import com.acme.fulfil.system.harness.Await;
 import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
 import com.acme.fulfil.system.harness.Latencies;
+import com.acme.fulfil.system.harness.Nightly;
 import com.acme.fulfil.system.harness.PackagedArtifact;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +24,6 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,13 +33,13 @@ import org.junit.jupiter.api.Test;
  * function): the first never books a courier twice, the second does, so the harness reproduces the
  * bug the fix is for.
  *
- * <p>Not in README's build (tagged {@code nightly}): on the embedded backend it proves again what
+ * <p>Not in README's build ({@link Nightly}): on the embedded backend it proves again what
  * {@link IncidentReplayTest} proves there, the same two configurations against the incident's partner, and
  * its ten environments made it one of the build's heaviest classes. CI runs it on LocalStack on every push
  * and on the embedded backend each night (docs/testing.md).
  */
 @OnSelectedBackend
-@Tag("nightly")
+@Nightly
 class SlowPartnerTest {
   private static final TimeScale SCALE = TimeScale.INCIDENT_REPLAY;
   private static final int ORDERS = 40;

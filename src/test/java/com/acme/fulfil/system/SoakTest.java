@@ -14,6 +14,7 @@ import com.acme.fulfil.system.harness.Figures;
 import com.acme.fulfil.system.harness.FulfilOrderUnderTest;
 import com.acme.fulfil.system.harness.InvocationLog;
 import com.acme.fulfil.system.harness.Latencies;
+import com.acme.fulfil.system.harness.Nightly;
 import com.acme.fulfil.system.harness.TestBudgets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +25,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
@@ -36,7 +36,7 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * Afterwards every order is booked exactly once, or dead-lettered for a permanent reason, or still
  * queued; none is lost.
  *
- * <p>Tagged {@code nightly}: README's build leaves it out, and CI runs it on LocalStack on every push and
+ * <p>{@link Nightly}: README's build leaves it out, and CI runs it on LocalStack on every push and
  * on the embedded backend each night (docs/testing.md says what README's build gives up). How many orders
  * is the system property {@code fulfil.soak.orders}: a few hundred unless told, enough for each failure to
  * happen several times; CI's nightly run sends thousands. The orders go out at the same rate, with a 503
@@ -52,7 +52,7 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * model); the nightly run keeps the soak's own, which land anywhere in a try.
  */
 @OnSelectedBackend
-@Tag("nightly")
+@Nightly
 class SoakTest {
   private static final int ORDERS = Integer.getInteger("fulfil.soak.orders", 300);
   private static final double POISON_SHARE = 0.015;
